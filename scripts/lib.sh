@@ -37,3 +37,15 @@ run() {
 	echo "+ $*" >&2
 	"$@"
 }
+
+# record PASS|FAIL NAME [REASON]: note one test result.  Every stage of
+# `make test` records into the same file; scripts/summarize.sh counts them
+# and prints the closing "N passed, M failed" line.
+RESULTS_FILE=${RESULTS_FILE:-$PROJECT_TOP/build/test-results.txt}
+record() {
+	local verdict=$1 name=$2
+	shift 2
+	mkdir -p "$(dirname "$RESULTS_FILE")"
+	echo "$verdict $name${*:+: $*}" >> "$RESULTS_FILE"
+	echo "$verdict $name${*:+: $*}"
+}
