@@ -23,7 +23,10 @@ patchdir=${PATCH_DIR:-$(dirname "$series")/patches}
 
 while read -r line; do
 	case "$line" in
-	"# Follow-up fixes"*) [ "$which" = v7 ] && break ;;
+	"# Follow-up fixes"*)
+		[ "$which" = v7 ] && break
+		continue
+		;;
 	''|'#'*) continue ;;
 	esac
 	name=${line%%[[:space:]]*}
