@@ -1,0 +1,172 @@
+# Dynamic SWIOTLB for Debian bookworm's linux-source-6.1: build an unpatched
+# (base) and a patched kernel from the same config and test both in QEMU.
+# `make help` lists the targets and variables.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.NOTPARALLEL:
+.DELETE_ON_ERROR:
+
+# --- variables (override on the command line: make qemu-test SMP=4) ---
+SERIES ?= full
+SMP ?= 2
+MEM ?= 1024
+BOOT_TIMEOUT ?= 60
+TEST_TIMEOUT ?=
+JOBS ?= $(shell nproc)
+KERNEL ?= patched
+CMDLINE ?= swiotlb=512,force
+export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
+
+B := $(CURDIR)/build
+RESULTS_FILE ?= $(B)/test-results.txt
+export RESULTS_FILE
+
+BZ := arch/x86/boot/bzImage
+BASE_SRC := $(B)/src/base
+BASE_OBJ := $(B)/obj/base
+PATCHED_SRC := $(B)/src/$(SERIES)
+PATCHED_OBJ := $(B)/obj/$(SERIES)
+BASE_FRAGMENTS := configs/qemu-x86_64.config
+PATCHED_FRAGMENTS := $(BASE_FRAGMENTS) configs/swiotlb-dynamic.config
+PATCHES := $(wildcard patches/*.patch)
+INITRD := $(B)/initramfs.cpio
+export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
+export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
+export INITRD
+
+# Scenarios in tests/scenarios/NAME.conf, run in this order.
+QEMU_PATCHED := qemu-grow qemu-default qemu-nvme
+QEMU_BASE := qemu-base-small test-livelock-base
+QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-base
+
+.PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
+	kernels kernel-base kernel-patched initramfs config-show qemu-shell \
+	qemu-compare clean distclean $(QEMU_STAGES)
+
+help:
+	@echo "Targets:"
+	@echo "  make qemu-test        build what is missing, run every QEMU scenario, compare, summarize"
+	@echo "  make test             harness self-tests + port-checks + the QEMU scenarios, then"
+	@echo "                        one line 'N passed, M failed' (exit status 1 on any failure)"
+	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
+	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
+	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
+	@echo "  make qemu-default     patched, swiotlb=force (64 MiB): the pool must not grow"
+	@echo "  make qemu-base-small  base, swiotlb=512,force: nslabs constant, 'buffer is full' noted"
+	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (issue 10)"
+	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (issue 10)"
+	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
+	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
+	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
+	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
+	@echo "  make config-show      print the merged .config of KERNEL= and check it"
+	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
+	@echo "  make clean / distclean   remove outputs / everything under build/"
+	@echo "Variables (now):"
+	@echo "  SERIES=$(SERIES)   full or v7 (v7: the nine and their prerequisites)"
+	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
+	@echo "                     test-livelock-base always use 4 vCPUs)"
+	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
+	@echo "                     and 120 for test-livelock-base)"
+	@echo "  JOBS=$(JOBS)   make -j for kernel builds"
+	@echo "  KERNEL=$(KERNEL) CMDLINE='$(CMDLINE)'   for qemu-shell and config-show"
+	@echo "  LINUX_TARBALL   kernel source tarball (default /usr/src/linux-source-6.1.tar.xz)"
+	@echo "  RESULTS_FILE=$(RESULTS_FILE:$(CURDIR)/%=%)"
+
+# --- kernel trees: extracted from Debian's tarball, never in git ---
+$(BASE_SRC)/.extracted:
+	scripts/get-source.sh $(BASE_SRC)
+
+# A changed series means a fresh tree and a fresh object directory: a patch
+# that was dropped leaves files with old timestamps that kbuild would trust.
+$(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/apply-series.sh
+	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ)
+	scripts/get-source.sh $(PATCHED_SRC)
+	scripts/apply-series.sh $(PATCHED_SRC) $(SERIES)
+
+# --- configs: tinyconfig + fragments, checked after olddefconfig ---
+$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kconfig.sh
+	scripts/kconfig.sh $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
+
+$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kconfig.sh
+	scripts/kconfig.sh $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
+
+config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
+	DRY_RUN=1 scripts/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
+
+# --- kernels (touch: a no-op kbuild run leaves bzImage's date alone) ---
+$(BASE_OBJ)/$(BZ): $(BASE_OBJ)/.config
+	scripts/build-kernel.sh $(BASE_SRC) $(BASE_OBJ)
+	touch $@
+
+$(PATCHED_OBJ)/$(BZ): $(PATCHED_OBJ)/.config
+	scripts/build-kernel.sh $(PATCHED_SRC) $(PATCHED_OBJ)
+	touch $@
+
+kernel-base: $(BASE_OBJ)/$(BZ)
+kernel-patched: $(PATCHED_OBJ)/$(BZ)
+kernels: kernel-base kernel-patched
+
+# --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
+$(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/mk-initramfs.sh
+	scripts/mk-initramfs.sh $@ $(BASE_SRC)
+
+initramfs: $(INITRD)
+
+# --- QEMU scenarios ---
+$(QEMU_PATCHED): $(PATCHED_OBJ)/$(BZ) $(INITRD)
+$(QEMU_BASE): $(BASE_OBJ)/$(BZ) $(INITRD)
+$(QEMU_STAGES):
+	scripts/qemu-test.sh tests/scenarios/$(patsubst test-%,%,$(patsubst qemu-%,%,$@)).conf
+
+qemu-compare:
+	@scripts/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
+
+qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(INITRD)
+	INTERACTIVE=1 TEST_TIMEOUT=86400 scripts/qemu-run.sh \
+		-k $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) \
+		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
+
+# --- the harness's own tests ---
+test-harness: $(BASE_SRC)/.extracted
+	tests/harness/test-classify.sh
+	tests/harness/test-failure-paths.sh
+
+test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
+	tests/harness/test-vm-paths.sh
+
+# --- the two commands of the README ---
+# Every stage runs even when an earlier one failed; each leaves results in
+# $(RESULTS_FILE), and scripts/summarize.sh has the last word.
+qemu-stages:
+	-@scripts/stage.sh build-base $(MAKE) --no-print-directory kernel-base
+	-@scripts/stage.sh build-patched $(MAKE) --no-print-directory kernel-patched
+	-@scripts/stage.sh initramfs $(MAKE) --no-print-directory initramfs
+	-@for s in $(QEMU_STAGES); do \
+		scripts/stage.sh $$s $(MAKE) --no-print-directory $$s; \
+	done
+	@echo "=== outcomes side by side"
+	@scripts/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
+
+qemu-test:
+	@rm -f $(RESULTS_FILE)
+	-@$(MAKE) --no-print-directory qemu-stages
+	@scripts/summarize.sh
+
+test:
+	@rm -f $(RESULTS_FILE)
+	-@scripts/stage.sh test-harness $(MAKE) --no-print-directory test-harness
+	-@scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
+	-@$(MAKE) --no-print-directory qemu-stages
+	-@scripts/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
+	@scripts/summarize.sh
+
+clean:
+	rm -rf $(B)/obj $(B)/qemu $(INITRD) $(RESULTS_FILE)
+
+distclean:
+	rm -rf $(B)
+
+# The port checks (checkpatch, bisect builds, kernel-doc) live in their own file.
+-include scripts/checks.mk

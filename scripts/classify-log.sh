@@ -1,0 +1,85 @@
+#!/bin/bash
+# Tell how a test VM run ended, from its saved console log and result file.
+#
+# usage: scripts/classify-log.sh CONSOLE_LOG [RESULT_FILE]
+#
+# Prints one line "VERDICT: reason" and exits with its status from lib.sh:
+#   PASS     EX_OK       the guest reported exit=0 and the kernel said nothing bad
+#   FAIL     EX_TESTFAIL the guest reported exit=N, N != 0
+#   CRASH    EX_CRASH    a crash report is in the log (any of the patterns
+#                        below, even if the test itself passed), or the VM
+#                        stopped without reporting a result
+#   TIMEOUT  EX_TIMEOUT  no result and no crash report: the VM did not boot
+#                        or the test did not finish in time
+# It only reads files, so it works on logs saved by earlier runs (see
+# tests/harness/); scripts/qemu-run.sh calls it after every run.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 CONSOLE_LOG [RESULT_FILE]"
+log=$1 result=${2:-}
+[ -f "$log" ] || die $EX_MISSING "no console log $log"
+
+# What a crash looks like on the console: "category<TAB>extended regex".
+crash_patterns='panic	Kernel panic - not syncing
+soft lockup	BUG: soft lockup
+hung task	INFO: task .* blocked for more than [0-9]+ seconds
+RCU stall	rcu: INFO: .*detected stalls? on
+RCU stall	rcu_(sched|preempt|bh) (self-)?detected stall
+KASAN	BUG: KASAN|KASAN:
+UBSAN	UBSAN:
+lockdep	possible (circular|recursive) locking dependency|inconsistent lock state|bad unlock balance
+BUG	kernel BUG at|BUG: 
+Oops	Oops: |general protection fault
+WARNING	WARNING: 
+call trace	Call Trace:'
+
+# The first crash line in the log, with its category (the earliest report
+# is the cause; what follows it is often only a consequence).
+first_crash() {
+	awk -v pats="$crash_patterns" '
+		BEGIN { n = split(pats, lines, "\n")
+			for (i = 1; i <= n; i++) { split(lines[i], f, "\t"); cat[i] = f[1]; re[i] = f[2] } }
+		{ for (i = 1; i <= n; i++) if ($0 ~ re[i]) { printf "%s (line %d): %s\n", cat[i], NR, $0; exit } }
+	' "$log" | tr -d '\r'
+}
+
+crash=$(first_crash)
+if [ -n "$crash" ]; then
+	echo "CRASH: $crash"
+	exit $EX_CRASH
+fi
+
+status=
+if [ -n "$result" ] && [ -f "$result" ]; then
+	status=$(tr -d '\r' < "$result" | sed -n 's/^exit=\([0-9]*\)$/\1/p' | tail -n 1)
+fi
+if [ "$status" = 0 ]; then
+	echo "PASS: the guest test exited with status 0"
+	exit $EX_OK
+elif [ -n "$status" ]; then
+	echo "FAIL: the guest test exited with status $status"
+	exit $EX_TESTFAIL
+fi
+
+# No result.  scripts/qemu-run.sh appends "harness-host: ..." lines that say
+# why QEMU stopped; a log without them is judged by the boot marker.
+host=$(grep -a '^harness-host: ' "$log" | tail -n 1 || true)
+case "$host" in
+*"boot timeout"*)
+	echo "TIMEOUT: the guest did not boot in time (${host#harness-host: })"
+	exit $EX_TIMEOUT ;;
+*"test timeout"*)
+	echo "TIMEOUT: the test did not finish in time (${host#harness-host: })"
+	exit $EX_TIMEOUT ;;
+*"qemu exited"*)
+	echo "CRASH: the VM stopped without reporting a result (${host#harness-host: })"
+	exit $EX_CRASH ;;
+esac
+if ! grep -aq '^harness: init started' "$log"; then
+	echo "TIMEOUT: the guest never reached the harness init, and reported no result"
+	exit $EX_TIMEOUT
+fi
+echo "TIMEOUT: the guest started the test but reported no result"
+exit $EX_TIMEOUT

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Print the outcomes of the QEMU scenarios side by side, from the
+# build/qemu/NAME/summary.txt files that scripts/qemu-test.sh wrote.
+#
+# usage: scripts/compare.sh [NAME...]   (default: every scenario that ran)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+dir=${QEMU_OUT:-$PROJECT_TOP/build/qemu}
+if [ $# -eq 0 ]; then
+	# shellcheck disable=SC2046 # scenario names have no spaces
+	set -- $(cd "$dir" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)
+fi
+fmt='%-14s %-8s %-18s %-8s %-16s %-9s %-12s %s\n'
+# shellcheck disable=SC2059
+printf "$fmt" scenario kernel cmdline verdict "nslabs boot>end" "used max" "buffer full" "MiB written/verified"
+for name in "$@"; do
+	f=$dir/$name/summary.txt
+	[ -f "$f" ] || continue
+	declare -A s=()
+	while IFS='=' read -r k v; do s[$k]=$v; done < "$f"
+	w=${s[write_kib]} r=${s[read_kib]}
+	[ "$w" -ge 0 ] 2>/dev/null && w=$((w / 1024)) || w=-
+	[ "$r" -ge 0 ] 2>/dev/null && r=$((r / 1024)) || r=-
+	# shellcheck disable=SC2059
+	printf "$fmt" "$name" "${s[kernel]}" "${s[cmdline]}" "${s[verdict]}" \
+		"${s[nslabs_boot]}>${s[nslabs_after]}" "${s[used_max]}" "${s[buffer_full]}x" "$w/$r"
+done

@@ -1,0 +1,140 @@
+#!/bin/bash
+# Run one QEMU scenario and record its assertions.
+#
+# usage: scripts/qemu-test.sh tests/scenarios/NAME.conf
+#
+# A scenario (see tests/scenarios/*.conf) names the kernel (base or
+# patched), the kernel parameters, the guest test and its disks, the
+# verdicts it accepts (EXPECT) and the checks to make on what the guest
+# measured (CHECKS).  Every check is one `record` line, qemu.NAME.CHECK;
+# the run itself is qemu.NAME.run.  Outputs stay in build/qemu/NAME/, with a
+# summary.txt that scripts/compare.sh prints side by side.
+#
+# Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
+# Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
+# (default build/qemu).  A scenario's own SMP/TEST_TIMEOUT win over SMP.
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || die $EX_USAGE "usage: $0 tests/scenarios/NAME.conf"
+conf=$1
+[ -f "$conf" ] || die $EX_USAGE "no scenario $conf"
+name=$(basename "$conf" .conf)
+KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
+# shellcheck disable=SC1090
+. "$conf"
+case "$KERNEL" in
+base) bz=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage} ;;
+patched) bz=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage} ;;
+*) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
+esac
+initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
+smp=${SMP:-2}
+export TEST_TIMEOUT
+
+echo "=== qemu.$name: $DESCRIPTION"
+disk_opts=()
+for d in $DISKS; do disk_opts+=(-d "$d"); done
+rm -rf "$out"
+"$(dirname "$0")/qemu-run.sh" -k "$bz" -i "$initrd" -t "$TEST" -a "$ARGS" \
+	-c "$CMDLINE" -o "$out" -s "$smp" -m "${MEM:-1024}" "${disk_opts[@]}"
+status=$?
+case "$status" in
+"$EX_OK") verdict=PASS ;;
+"$EX_TESTFAIL") verdict=FAIL ;;
+"$EX_CRASH") verdict=CRASH ;;
+"$EX_TIMEOUT") verdict=TIMEOUT ;;
+*)	record FAIL "qemu.$name.run" "could not run (exit status $status, see above)"
+	exit "$status" ;;
+esac
+
+failed=0
+check() { # check VERDICT CHECK REASON
+	record "$1" "qemu.$name.$2" "$3"
+	[ "$1" = PASS ] || failed=1
+}
+if [[ " $EXPECT " == *" $verdict "* ]]; then
+	check PASS run "$verdict, as expected ($EXPECT)"
+else
+	check FAIL run "$verdict, expected $EXPECT: $(tail -n 1 "$out/console.log")"
+fi
+
+# What the guest measured, as key=value lines; -1 when missing.
+declare -A m
+while IFS='=' read -r k v; do
+	[ -n "$k" ] && m[$k]=${v%$'\r'}
+done < "$out/result.txt"
+val() { echo "${m[$1]:--1}"; }
+full=$(grep -ac 'swiotlb buffer is full' "$out/console.log")
+min_kib=${MIN_KIB:-524288}
+
+for c in $CHECKS; do
+	case "$c" in
+	fio-ok)
+		if [ "$(val fio_status)" = 0 ] && [ "$(val fio_errors)" = 0 ] && [ "$(val fio_jobs)" -gt 0 ]; then
+			check PASS fio-ok "fio status 0, $(val fio_jobs) job reports, 0 errors"
+		else
+			check FAIL fio-ok "fio status $(val fio_status), errors $(val fio_errors), job reports $(val fio_jobs)"
+		fi ;;
+	bytes)
+		w=$(val write_kib) r=$(val read_kib)
+		if [ "$w" -ge "$min_kib" ] && [ "$r" -ge "$min_kib" ]; then
+			check PASS bytes "$((w / 1024)) MiB written, $((r / 1024)) MiB read back and verified (>= $((min_kib / 1024)))"
+		else
+			check FAIL bytes "$w KiB written, $r KiB verified, want >= $min_kib each"
+		fi ;;
+	bounced)
+		if [ "$(val used_max)" -gt 0 ]; then
+			check PASS bounced "io_tlb_used reached $(val used_max) slots in $(val samples) samples"
+		else
+			check FAIL bounced "io_tlb_used never above 0 in $(val samples) samples: nothing was bounced"
+		fi ;;
+	grows)
+		if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" -gt "$(val nslabs_boot)" ]; then
+			check PASS grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after)"
+		else
+			check FAIL grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after), expected growth"
+		fi ;;
+	constant)
+		if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" = "$(val nslabs_boot)" ] &&
+		   [ "$(val nslabs_max)" = "$(val nslabs_boot)" ]; then
+			check PASS constant "io_tlb_nslabs stayed $(val nslabs_boot) (largest sampled $(val nslabs_max))"
+		else
+			check FAIL constant "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after) (largest sampled $(val nslabs_max)), expected constant"
+		fi ;;
+	no-buffer-full)
+		if [ "$full" = 0 ]; then
+			check PASS no-buffer-full "no \"swiotlb buffer is full\" in the log"
+		else
+			check FAIL no-buffer-full "\"swiotlb buffer is full\" $full times in the log"
+		fi ;;
+	buffer-full-noted)
+		# A recorded observation, not an assertion on the kernel: it can
+		# only fail if the log is missing.
+		if [ -s "$out/console.log" ]; then
+			check PASS buffer-full-noted "\"swiotlb buffer is full\" appeared $full times"
+		else
+			check FAIL buffer-full-noted "no console log"
+		fi ;;
+	fio-noted)
+		if [ "$(val fio_status)" != -1 ]; then
+			check PASS fio-noted "fio status $(val fio_status), errors $(val fio_errors), $(( $(val write_kib) / 1024 )) MiB written"
+		else
+			check FAIL fio-noted "fio did not report"
+		fi ;;
+	*) check FAIL "$c" "unknown check in $conf" ;;
+	esac
+done
+
+{
+	echo "kernel=$KERNEL"
+	echo "cmdline=$CMDLINE"
+	echo "verdict=$verdict"
+	echo "buffer_full=$full"
+	for k in nslabs_boot nslabs_after nslabs_max used_max fio_status fio_errors write_kib read_kib; do
+		echo "$k=$(val $k)"
+	done
+} > "$out/summary.txt"
+exit $failed

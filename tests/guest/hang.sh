@@ -1,0 +1,5 @@
+#!/bin/sh
+# hang: never finish.  The harness's own test of the host's test timeout
+# (tests/harness/test-vm-paths.sh).
+echo "harness: sleeping forever"
+while :; do sleep 60; done

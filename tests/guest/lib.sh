@@ -1,0 +1,50 @@
+# shellcheck shell=sh
+# Helpers for the in-guest tests (busybox sh).
+
+SWIOTLB=/sys/kernel/debug/swiotlb
+
+# report KEY VALUE: one measurement, to the result port and to the console.
+report() {
+	echo "$1=$2" >> "$HARNESS_RESULT"
+	echo "harness: $1=$2"
+}
+
+# fail MESSAGE: say why a test fails.
+fail() {
+	echo "harness: FAIL: $*"
+}
+
+swiotlb_read() {
+	cat "$SWIOTLB/$1" 2>/dev/null || echo -1
+}
+
+# sampler_start: sample io_tlb_used and io_tlb_nslabs every 0.2 s in the
+# background and keep the largest values seen in /tmp/sample.*.
+# sampler_stop: stop it and report used_max, nslabs_max and the sample count.
+sampler_start() {
+	rm -f /tmp/sample.stop
+	echo 0 > /tmp/sample.used_max
+	echo 0 > /tmp/sample.nslabs_max
+	echo 0 > /tmp/sample.count
+	(
+		umax=0 nmax=0 n=0
+		while [ ! -e /tmp/sample.stop ]; do
+			u=$(swiotlb_read io_tlb_used)
+			s=$(swiotlb_read io_tlb_nslabs)
+			n=$((n + 1))
+			[ "$u" -gt "$umax" ] && umax=$u && echo "$umax" > /tmp/sample.used_max
+			[ "$s" -gt "$nmax" ] && nmax=$s && echo "$nmax" > /tmp/sample.nslabs_max
+			echo "$n" > /tmp/sample.count
+			sleep 0.2
+		done
+	) &
+	SAMPLER_PID=$!
+}
+
+sampler_stop() {
+	touch /tmp/sample.stop
+	wait "$SAMPLER_PID" 2>/dev/null
+	report used_max "$(cat /tmp/sample.used_max)"
+	report nslabs_max "$(cat /tmp/sample.nslabs_max)"
+	report samples "$(cat /tmp/sample.count)"
+}

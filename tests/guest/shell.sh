@@ -1,0 +1,4 @@
+#!/bin/sh
+# shell: an interactive shell on the console, for debugging (make qemu-shell).
+echo "harness: interactive shell; 'exit' powers the VM off"
+setsid cttyhack sh

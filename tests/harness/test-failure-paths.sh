@@ -1,0 +1,95 @@
+#!/bin/bash
+# Bad input ends with a one-line reason and its own exit status, never a
+# silent pass.  Each case runs one harness script the wrong way and checks
+# its exit status and that its last line on stderr names the problem.
+# Needs the extracted base tree (for the config case), no kernel build.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+s=$PROJECT_TOP/scripts
+base=${BASE_SRC:-$PROJECT_TOP/build/src/base}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+# expect NAME STATUS WORDS COMMAND...: COMMAND must exit with STATUS and its
+# last stderr line must contain WORDS.
+expect() {
+	local name=$1 want=$2 words=$3 got last
+	shift 3
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	last=$(grep -v '^+ ' "$tmp/err" | tail -n 1)
+	if [ "$got" = "$want" ] && [[ "$last" == *"$words"* ]]; then
+		record PASS "harness.path.$name" "status $got: $last"
+	else
+		record FAIL "harness.path.$name" "want status $want and '$words', got $got: $last"
+		status=1
+	fi
+}
+
+touch "$tmp/bzImage" "$tmp/initrd"
+
+# QEMU not found: a PATH with everything of /usr/bin but QEMU.
+mkdir -p "$tmp/bin"
+ln -s /usr/bin/* "$tmp/bin/"
+rm -f "$tmp"/bin/qemu-system-*
+expect qemu-missing $EX_MISSING "qemu-system-x86_64 not found" \
+	env PATH="$tmp/bin" "$s/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
+
+# No room for the disk image.
+expect disk $EX_DISK "disk image" \
+	env SHM_DIR="$tmp/nonexistent" "$s/qemu-run.sh" -k "$tmp/bzImage" \
+	-i "$tmp/initrd" -t x -o "$tmp/run" -d virtio
+
+# The wrong kernel version: a tarball that holds a 5.10 tree.
+mkdir -p "$tmp/fake/linux-source-5.10"
+printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 209\n' > "$tmp/fake/linux-source-5.10/Makefile"
+tar -cJf "$tmp/fake.tar.xz" -C "$tmp/fake" linux-source-5.10
+expect wrong-version $EX_VERSION "this series is for 6.1.x" \
+	env LINUX_TARBALL="$tmp/fake.tar.xz" "$s/get-source.sh" "$tmp/src-fake"
+
+# A missing package: the source tarball is not there.
+expect missing-tarball $EX_MISSING "not found" \
+	env LINUX_TARBALL="$tmp/nonexistent.tar.xz" "$s/get-source.sh" "$tmp/src-none"
+
+# A missing package: busybox-static.
+expect missing-busybox $EX_MISSING "busybox-static" \
+	env BUSYBOX="$tmp/nonexistent" "$s/mk-initramfs.sh" "$tmp/i.cpio" "$base"
+
+# A patch that does not apply: its name, file and hunk are reported.
+mkdir -p "$tmp/tree/kernel/dma" "$tmp/q/patches"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' > "$tmp/tree/Makefile"
+printf 'int a;\n' > "$tmp/tree/kernel/dma/swiotlb.c"
+cat > "$tmp/q/patches/0001-bad.patch" <<'PATCH'
+Subject: [PATCH] a patch for another tree
+
+--- a/kernel/dma/swiotlb.c
++++ b/kernel/dma/swiotlb.c
+@@ -1 +1 @@
+-int b;
++int c;
+PATCH
+echo 0001-bad.patch > "$tmp/q/series"
+expect patch-does-not-apply $EX_PATCH "0001-bad.patch does not apply: file kernel/dma/swiotlb.c" \
+	env SERIES_FILE="$tmp/q/series" "$s/apply-series.sh" "$tmp/tree" full
+
+# A config option that disappears: the dynamic fragment on the base tree,
+# which does not have CONFIG_SWIOTLB_DYNAMIC.
+if [ -f "$base/Makefile" ]; then
+	expect config-option-missing $EX_CONFIG "did not survive" \
+		"$s/kconfig.sh" "$base" "$tmp/obj" "$PROJECT_TOP/configs/qemu-x86_64.config" \
+		"$PROJECT_TOP/configs/swiotlb-dynamic.config"
+	grep -q 'CONFIG_SWIOTLB_DYNAMIC=y: got nothing' "$tmp/err" &&
+		record PASS harness.path.config-option-named "the missing option is named" ||
+		{ record FAIL harness.path.config-option-named "CONFIG_SWIOTLB_DYNAMIC not named: $(cat "$tmp/err")"; status=1; }
+else
+	record FAIL harness.path.config-option-missing "no base tree at $base (make $base/.extracted)"
+	status=1
+fi
+
+# A run that recorded nothing is no pass.
+expect summary-of-nothing $EX_TESTFAIL "no results" \
+	env RESULTS_FILE="$tmp/none.txt" "$s/summarize.sh"
+exit $status
