@@ -9,9 +9,16 @@ set -euo pipefail
 [ -f "$RESULTS_FILE" ] || die $EX_TESTFAIL "no results recorded in $RESULTS_FILE"
 passed=$(grep -c '^PASS ' "$RESULTS_FILE" || true)
 failed=$(grep -c '^FAIL ' "$RESULTS_FILE" || true)
+skipped=$(grep -c '^SKIP ' "$RESULTS_FILE" || true)
 if [ "$failed" -gt 0 ]; then
 	echo "Failed:"
 	grep '^FAIL ' "$RESULTS_FILE" | sed 's/^/  /'
 fi
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "Skipped (not counted as passed):"
+	grep '^SKIP ' "$RESULTS_FILE" | sed 's/^/  /'
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,75 @@
+#!/bin/bash
+# Build a test kernel with the KUnit suite of tests/kunit/, boot it, and
+# record one result per test case, as parsed by the tree's own kunit.py.
+#
+# usage: scripts/kunit.sh [full|v7] [y|n]
+#   full|v7  which series the kernel is built from (default full)
+#   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
+#
+# The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
+# hook tests/kunit/swiotlb-kunit-hook.patch (a Kconfig option and an
+# #include at the end of kernel/dma/swiotlb.c) is applied after the series
+# to a tree of its own, build/src/kunit-SERIES; the shipped series never
+# contains it.  The VM has no disk (nothing else may bounce while the suite
+# swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
+# DMA mask case has memory above 4 GiB to avoid.
+#
+# Records PASS/FAIL "kunit[-SERIES][-nodyn]: CASE" lines; a crash or a
+# timeout in the middle of the suite fails every case that did not report.
+# Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+series=${1:-full}
+dyn=${2:-y}
+case "$series" in full|v7) ;; *) die $EX_USAGE "series must be full or v7" ;; esac
+case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
+
+top=$PROJECT_TOP
+build=${BUILD:-$top/build}
+tree=$build/src/kunit-$series
+obj=$build/obj/kunit-$series-dyn$dyn
+runs=$build/runs
+name=kunit
+[ "$series" = full ] || name=$name-$series
+[ "$dyn" = y ] || name=$name-nodyn
+out=$runs/$name
+
+"$top/scripts/get-source.sh" "$tree"
+"$top/scripts/apply-series.sh" "$tree" "$series"
+if [ ! -f "$tree/.kunit-hook" ]; then
+	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch \
+		< "$top/tests/kunit/swiotlb-kunit-hook.patch" ||
+		die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
+	touch "$tree/.kunit-hook"
+fi
+# Copy the suite only when it changed, so that make rebuilds only then.
+cmp -s "$top/tests/kunit/swiotlb_dynamic_kunit.c" \
+	"$tree/kernel/dma/swiotlb_dynamic_kunit.c" ||
+	cp "$top/tests/kunit/swiotlb_dynamic_kunit.c" "$tree/kernel/dma/"
+
+frags=("$top/configs/qemu-x86_64.config")
+[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
+frags+=("$top/configs/kunit.config")
+mkdir -p "$obj"
+stamp=$obj/.fragments
+if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+	"$top/scripts/kconfig.sh" "$tree" "$obj" "${frags[@]}"
+	cat "${frags[@]}" | md5sum > "$stamp"
+fi
+"$top/scripts/build-kernel.sh" "$tree" "$obj"
+
+initrd=$build/initramfs.cpio
+[ -f "$initrd" ] || "$top/scripts/mk-initramfs.sh" "$initrd" "$tree"
+
+status=0
+TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
+	"$top/scripts/qemu-run.sh" -k "$obj/arch/x86/boot/bzImage" -i "$initrd" \
+	-t kunit -c "swiotlb=512,force" -m "${KUNIT_MEM:-5120}" \
+	-s "${SMP:-2}" -o "$out" || status=$?
+
+"$top/scripts/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
+[ $status -eq 0 ] || exit $status
+grep -q "^FAIL $name:" "$RESULTS_FILE" && exit $EX_TESTFAIL
+exit $EX_OK

@@ -1,0 +1,995 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the dynamic software IO TLB.
+ *
+ * This file is not built on its own: the test-only hook
+ * (tests/kunit/swiotlb-kunit-hook.patch) includes it at the end of
+ * kernel/dma/swiotlb.c, so that the tests can see the static pool
+ * structures and helpers. It is never part of the shipped series.
+ *
+ * Most cases work on a private struct io_tlb_mem with a small default
+ * pool, so that exhausting it, growing it and freeing what grew leaves
+ * the system's swiotlb as it was. Each case makes its own fake device
+ * with the DMA mask, minimum alignment and segment boundary it needs.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/random.h>
+#include <linux/sizes.h>
+
+#define TEST_MAX_FILL		160
+#define TEST_ORIG_ORDER		get_order(IO_TLB_SEGSIZE << IO_TLB_SHIFT)
+#define TEST_SEG_BYTES		(IO_TLB_SEGSIZE << IO_TLB_SHIFT)
+#define TEST_MAP_ERROR		((phys_addr_t)DMA_MAPPING_ERROR)
+
+enum test_pool_kind {
+	KIND_NONE,
+	KIND_DEFAULT,
+	KIND_DYNAMIC,
+	KIND_TRANSIENT,
+};
+
+static const char * const kind_name[] = {
+	[KIND_NONE] = "none",
+	[KIND_DEFAULT] = "default",
+	[KIND_DYNAMIC] = "dynamic",
+	[KIND_TRANSIENT] = "transient",
+};
+
+/**
+ * struct swiotlb_test_ctx - a private allocator and a fake device using it
+ * @mem:	Private software IO TLB allocator.
+ * @dev:	Fake device whose dma_io_tlb_mem is @mem.
+ * @parms:	DMA parameters of @dev (min_align_mask, segment boundary).
+ * @dma_mask:	DMA mask of @dev.
+ * @tlb_page:	Bounce buffer memory of the default pool of @mem.
+ * @orig_page:	Original buffer, one segment (256 KiB) large.
+ * @orig:	Physical address of @orig_page.
+ * @grow_requests: How many times the no-op grow worker ran.
+ * @fill:	Mappings made to fill pools, unmapped at the end.
+ * @fill_size:	Mapping size of each entry in @fill.
+ * @nfill:	Number of entries in @fill.
+ */
+struct swiotlb_test_ctx {
+	struct io_tlb_mem mem;
+	struct device dev;
+	struct device_dma_parameters parms;
+	u64 dma_mask;
+	struct page *tlb_page;
+	struct page *orig_page;
+	phys_addr_t orig;
+	atomic_t grow_requests;
+	phys_addr_t fill[TEST_MAX_FILL];
+	size_t fill_size[TEST_MAX_FILL];
+	unsigned int nfill;
+};
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+static void test_count_grow(struct work_struct *work)
+{
+	struct swiotlb_test_ctx *ctx =
+		container_of(work, struct swiotlb_test_ctx, mem.dyn_alloc);
+
+	atomic_inc(&ctx->grow_requests);
+}
+#endif
+
+static void test_dev_init(struct device *dev,
+			  struct device_dma_parameters *parms, u64 *mask,
+			  struct io_tlb_mem *mem)
+{
+	dev->init_name = "swiotlb-kunit";
+	swiotlb_dev_init(dev);
+	dev->dma_io_tlb_mem = mem;
+	dev->dma_parms = parms;
+	*mask = DMA_BIT_MASK(64);
+	dev->dma_mask = mask;
+	dev->coherent_dma_mask = *mask;
+}
+
+/*
+ * Set up a private allocator with a default pool of @nslabs slots in one
+ * area, below 4 GiB like the system's default pool. @worker is the grow
+ * work function (NULL: count requests only, never grow).
+ */
+static struct swiotlb_test_ctx *test_ctx_create(struct kunit *test,
+		unsigned long nslabs, bool can_grow, work_func_t worker)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	pool = &ctx->mem.defpool;
+	pool->areas = kunit_kzalloc(test, sizeof(*pool->areas), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool->areas);
+	pool->slots = kunit_kzalloc(test, array_size(sizeof(*pool->slots),
+						     nslabs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool->slots);
+	ctx->tlb_page = alloc_pages(GFP_KERNEL | __GFP_DMA32,
+				    get_order(nslabs << IO_TLB_SHIFT));
+	KUNIT_ASSERT_NOT_NULL(test, ctx->tlb_page);
+	ctx->orig_page = alloc_pages(GFP_KERNEL, TEST_ORIG_ORDER);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->orig_page);
+	ctx->orig = page_to_phys(ctx->orig_page);
+
+	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page), nslabs,
+				 true, 1);
+	ctx->mem.force_bounce = true;
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	spin_lock_init(&ctx->mem.lock);
+	INIT_LIST_HEAD(&ctx->mem.pools);
+	INIT_WORK(&ctx->mem.dyn_alloc, worker ? worker : test_count_grow);
+	ctx->mem.can_grow = can_grow;
+	ctx->mem.phys_limit = default_swiotlb_limit();
+#endif
+	add_mem_pool(&ctx->mem, pool);
+	test_dev_init(&ctx->dev, &ctx->parms, &ctx->dma_mask, &ctx->mem);
+	return ctx;
+}
+
+static phys_addr_t test_map(struct swiotlb_test_ctx *ctx, phys_addr_t orig,
+			    size_t size, unsigned int align_mask,
+			    enum dma_data_direction dir, unsigned long attrs)
+{
+	return swiotlb_tbl_map_single(&ctx->dev, orig, size, size, align_mask,
+				      dir, attrs);
+}
+
+static void test_unmap(struct swiotlb_test_ctx *ctx, phys_addr_t tlb,
+		       size_t size, enum dma_data_direction dir)
+{
+	swiotlb_tbl_unmap_single(&ctx->dev, tlb, size, dir, 0);
+}
+
+static struct io_tlb_pool *test_pool_of(struct swiotlb_test_ctx *ctx,
+					phys_addr_t tlb)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	return swiotlb_find_pool(&ctx->dev, tlb);
+#else
+	struct io_tlb_pool *pool = &ctx->mem.defpool;
+
+	return tlb >= pool->start && tlb < pool->end ? pool : NULL;
+#endif
+}
+
+static enum test_pool_kind test_kind_of(struct swiotlb_test_ctx *ctx,
+					phys_addr_t tlb)
+{
+	struct io_tlb_pool *pool = test_pool_of(ctx, tlb);
+
+	if (!pool)
+		return KIND_NONE;
+	if (pool == &ctx->mem.defpool)
+		return KIND_DEFAULT;
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	if (pool->transient)
+		return KIND_TRANSIENT;
+#endif
+	return KIND_DYNAMIC;
+}
+
+static void *test_tlb_vaddr(struct swiotlb_test_ctx *ctx, phys_addr_t tlb)
+{
+	struct io_tlb_pool *pool = test_pool_of(ctx, tlb);
+
+	return pool->vaddr + (tlb - pool->start);
+}
+
+static void test_fill_add(struct kunit *test, struct swiotlb_test_ctx *ctx,
+			  phys_addr_t tlb, size_t size)
+{
+	KUNIT_ASSERT_LT(test, ctx->nfill, (unsigned int)TEST_MAX_FILL);
+	ctx->fill[ctx->nfill] = tlb;
+	ctx->fill_size[ctx->nfill] = size;
+	ctx->nfill++;
+}
+
+/*
+ * Use up the default pool of @ctx with whole-segment mappings. This may
+ * run in atomic context, so it only counts what went wrong; the caller
+ * checks with test_fill_check() afterwards.
+ */
+static unsigned int test_fill_default_pool_atomic(struct swiotlb_test_ctx *ctx)
+{
+	unsigned long i, nsegs = ctx->mem.defpool.nslabs / IO_TLB_SEGSIZE;
+	unsigned int bad = 0;
+	phys_addr_t tlb;
+
+	for (i = 0; i < nsegs && ctx->nfill < TEST_MAX_FILL; i++) {
+		tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+			       DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+		if (tlb == TEST_MAP_ERROR) {
+			bad++;
+			continue;
+		}
+		if (test_kind_of(ctx, tlb) != KIND_DEFAULT)
+			bad++;
+		ctx->fill[ctx->nfill] = tlb;
+		ctx->fill_size[ctx->nfill] = TEST_SEG_BYTES;
+		ctx->nfill++;
+	}
+	return bad + (nsegs - i);
+}
+
+static void test_fill_check(struct kunit *test, struct swiotlb_test_ctx *ctx,
+			    unsigned int bad)
+{
+	KUNIT_ASSERT_EQ_MSG(test, bad, 0U,
+			    "filling the default pool failed or left it");
+	KUNIT_ASSERT_EQ(test, mem_pool_used(&ctx->mem.defpool),
+			ctx->mem.defpool.nslabs);
+}
+
+static void test_fill_default_pool(struct kunit *test,
+				   struct swiotlb_test_ctx *ctx)
+{
+	test_fill_check(test, ctx, test_fill_default_pool_atomic(ctx));
+}
+
+/* Unmap everything, wait for transient pools to go, free grown pools. */
+static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nfill; i++)
+		test_unmap(ctx, ctx->fill[i], ctx->fill_size[i],
+			   DMA_TO_DEVICE);
+	ctx->nfill = 0;
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	{
+		struct io_tlb_pool *pool, *tmp;
+		unsigned long flags;
+
+		cancel_work_sync(&ctx->mem.dyn_alloc);
+		rcu_barrier();
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&ctx->dev.dma_io_tlb_pools),
+				      "transient pools left after unmap");
+		list_for_each_entry_safe(pool, tmp, &ctx->mem.pools, node) {
+			KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+			if (pool == &ctx->mem.defpool)
+				continue;
+			spin_lock_irqsave(&ctx->mem.lock, flags);
+			list_del_rcu(&pool->node);
+			ctx->mem.nslabs -= pool->nslabs;
+			spin_unlock_irqrestore(&ctx->mem.lock, flags);
+			synchronize_rcu();
+			swiotlb_dyn_free(&pool->rcu);
+		}
+	}
+#endif
+	KUNIT_EXPECT_EQ(test, mem_pool_used(&ctx->mem.defpool), 0UL);
+	__free_pages(ctx->tlb_page,
+		     get_order(ctx->mem.defpool.nslabs << IO_TLB_SHIFT));
+	__free_pages(ctx->orig_page, TEST_ORIG_ORDER);
+}
+
+static void test_fill_random(void *buf, size_t len)
+{
+	get_random_bytes(buf, len);
+}
+
+/* 1. The default pool serves maps while it has room. */
+static void swiotlb_test_default_pool_serves(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	unsigned long nslabs;
+	phys_addr_t tlb;
+	int i;
+
+	ctx = test_ctx_create(test, 4 * IO_TLB_SEGSIZE, true, NULL);
+	nslabs = ctx->mem.nslabs;
+	for (i = 0; i < 3 * IO_TLB_SEGSIZE / 8; i++) {
+		tlb = test_map(ctx, ctx->orig + i * SZ_2K, SZ_16K, 0,
+			       DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_DEFAULT);
+		test_fill_add(test, ctx, tlb, SZ_16K);
+	}
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->grow_requests), 0);
+#endif
+	test_ctx_destroy(test, ctx);
+}
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+
+/*
+ * 2. Exhausted in atomic context, the next map comes from a transient
+ * pool, which is gone after unmap and a grace period.
+ */
+static void swiotlb_test_transient_when_full(struct kunit *test)
+{
+	static DEFINE_SPINLOCK(test_lock);
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long flags;
+	unsigned int bad;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
+
+	spin_lock_irqsave(&test_lock, flags);
+	bad = test_fill_default_pool_atomic(ctx);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	spin_unlock_irqrestore(&test_lock, flags);
+
+	test_fill_check(test, ctx, bad);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
+	KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(&ctx->dev, tlb));
+	pool = test_pool_of(ctx, tlb);
+	KUNIT_EXPECT_FALSE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&ctx->dev.dma_io_tlb_pools,
+						   struct io_tlb_pool, node),
+			    pool);
+
+	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev, tlb));
+	rcu_barrier();
+
+	/* Exhaustion asked for a new pool, and the no-op worker ran. */
+	flush_work(&ctx->mem.dyn_alloc);
+	KUNIT_EXPECT_GE(test, atomic_read(&ctx->grow_requests), 1);
+	test_ctx_destroy(test, ctx);
+}
+
+/* 3. Exhaustion schedules the worker, which adds a pool to mem->pools. */
+static void swiotlb_test_grow_worker(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs;
+	phys_addr_t tlb;
+	int npools = 0;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	test_fill_default_pool(test, ctx);
+	nslabs = ctx->mem.nslabs;
+
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	flush_work(&ctx->mem.dyn_alloc);
+
+	list_for_each_entry(pool, &ctx->mem.pools, node)
+		npools++;
+	KUNIT_ASSERT_EQ(test, npools, 2);
+	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	KUNIT_EXPECT_PTR_NE(test, pool, &ctx->mem.defpool);
+	KUNIT_EXPECT_FALSE(test, pool->transient);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs + pool->nslabs);
+	KUNIT_EXPECT_GE(test, pool->nslabs, (unsigned long)IO_TLB_MIN_SLABS);
+
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_DYNAMIC);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), pool);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	test_ctx_destroy(test, ctx);
+}
+
+#endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+/*
+ * Make a context whose next maps come from a pool of @kind, or return
+ * NULL if that kind needs CONFIG_SWIOTLB_DYNAMIC.
+ */
+static struct swiotlb_test_ctx *test_ctx_of_kind(struct kunit *test,
+						 enum test_pool_kind kind)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	struct swiotlb_test_ctx *ctx;
+	phys_addr_t tlb;
+#endif
+
+	switch (kind) {
+	case KIND_DEFAULT:
+		return test_ctx_create(test, 4 * IO_TLB_SEGSIZE, false, NULL);
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	case KIND_DYNAMIC:
+		/* the worker adds a pool; new pools are searched first */
+		ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true,
+				      swiotlb_dyn_alloc);
+		test_fill_default_pool(test, ctx);
+		tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		test_fill_add(test, ctx, tlb, SZ_4K);
+		flush_work(&ctx->mem.dyn_alloc);
+		KUNIT_ASSERT_FALSE(test, list_is_singular(&ctx->mem.pools));
+		return ctx;
+	case KIND_TRANSIENT:
+		/* growth is requested but never happens */
+		ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, NULL);
+		test_fill_default_pool(test, ctx);
+		return ctx;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+/* 4. Bouncing copies the right bytes on every kind of pool. */
+static void swiotlb_test_bounce(struct kunit *test)
+{
+	enum test_pool_kind kind;
+	const size_t size = 3 * SZ_4K + 123;
+	u8 *orig, *expect, *dev_data;
+
+	expect = kunit_kzalloc(test, size, GFP_KERNEL);
+	dev_data = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, expect);
+	KUNIT_ASSERT_NOT_NULL(test, dev_data);
+
+	for (kind = KIND_DEFAULT; kind <= KIND_TRANSIENT; kind++) {
+		struct swiotlb_test_ctx *ctx = test_ctx_of_kind(test, kind);
+		size_t off, len;
+		phys_addr_t tlb;
+		u8 *tlb_va;
+
+		if (!ctx) {
+			kunit_info(test, "%s pool needs CONFIG_SWIOTLB_DYNAMIC",
+				   kind_name[kind]);
+			continue;
+		}
+		orig = phys_to_virt(ctx->orig) + 0x100;
+
+		/* DMA_TO_DEVICE copies on map. */
+		test_fill_random(orig, size);
+		tlb = test_map(ctx, virt_to_phys(orig), size, 0,
+			       DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		KUNIT_EXPECT_EQ_MSG(test, test_kind_of(ctx, tlb), kind,
+				    "%s", kind_name[kind]);
+		tlb_va = test_tlb_vaddr(ctx, tlb);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(tlb_va, orig, size), 0,
+				    "map DMA_TO_DEVICE, %s", kind_name[kind]);
+
+		/* sync_single_for_device copies a partial range at an offset. */
+		off = 2000;
+		len = 5000;
+		memcpy(expect, tlb_va, size);
+		test_fill_random(orig + off, len);
+		memcpy(expect + off, orig + off, len);
+		swiotlb_sync_single_for_device(&ctx->dev, tlb + off, len,
+					       DMA_TO_DEVICE);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(tlb_va, expect, size), 0,
+				    "partial sync for device, %s",
+				    kind_name[kind]);
+		test_unmap(ctx, tlb, size, DMA_TO_DEVICE);
+
+		/* DMA_FROM_DEVICE copies back on unmap. */
+		test_fill_random(orig, size);
+		tlb = test_map(ctx, virt_to_phys(orig), size, 0,
+			       DMA_FROM_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), kind);
+		tlb_va = test_tlb_vaddr(ctx, tlb);
+
+		/* sync_single_for_cpu copies a partial range at an offset. */
+		off = 3000;
+		len = 2100;
+		memcpy(expect, orig, size);
+		test_fill_random(dev_data, size);
+		memcpy(tlb_va, dev_data, size);
+		memcpy(expect + off, dev_data + off, len);
+		swiotlb_sync_single_for_cpu(&ctx->dev, tlb + off, len,
+					    DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(orig, expect, size), 0,
+				    "partial sync for cpu, %s", kind_name[kind]);
+
+		test_unmap(ctx, tlb, size, DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(orig, dev_data, size), 0,
+				    "unmap DMA_FROM_DEVICE, %s", kind_name[kind]);
+		test_ctx_destroy(test, ctx);
+	}
+}
+
+/*
+ * 5. A device with a 32-bit DMA mask gets buffers below 4 GiB from every
+ * kind of pool, and default_swiotlb_limit() does not move as the system's
+ * swiotlb grows.
+ */
+static void swiotlb_test_dma32(struct kunit *test)
+{
+	phys_addr_t limit = default_swiotlb_limit();
+	enum test_pool_kind kind;
+
+	if (PFN_PHYS(max_pfn) <= SZ_4G)
+		kunit_info(test, "only %llu MiB of RAM: the 32-bit limit is not exercised",
+			   (unsigned long long)PFN_PHYS(max_pfn) >> 20);
+
+	for (kind = KIND_DEFAULT; kind <= KIND_TRANSIENT; kind++) {
+		struct swiotlb_test_ctx *ctx = test_ctx_of_kind(test, kind);
+		phys_addr_t tlb;
+		int i;
+
+		if (!ctx)
+			continue;
+		ctx->dma_mask = DMA_BIT_MASK(32);
+		for (i = 0; i < 4; i++) {
+			tlb = test_map(ctx, ctx->orig, SZ_64K, 0,
+				       DMA_TO_DEVICE, 0);
+			KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+			KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), kind);
+			KUNIT_EXPECT_LE_MSG(test, (u64)tlb + SZ_64K - 1,
+					    DMA_BIT_MASK(32), "%s",
+					    kind_name[kind]);
+			test_fill_add(test, ctx, tlb, SZ_64K);
+		}
+		test_ctx_destroy(test, ctx);
+	}
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	/* Grow the system's swiotlb once; its limit must stay put. */
+	if (io_tlb_default_mem.can_grow) {
+		unsigned long nslabs = io_tlb_default_mem.nslabs;
+
+		schedule_work(&io_tlb_default_mem.dyn_alloc);
+		flush_work(&io_tlb_default_mem.dyn_alloc);
+		KUNIT_EXPECT_GT(test, io_tlb_default_mem.nslabs, nslabs);
+	}
+#endif
+	KUNIT_EXPECT_EQ(test, default_swiotlb_limit(), limit);
+}
+
+/*
+ * 6. min_align_mask and alloc_align_mask are honoured, and the buffer lies
+ * entirely inside its pool, in every kind of pool. Returns false if @kind
+ * needs CONFIG_SWIOTLB_DYNAMIC.
+ */
+static bool test_align_one(struct kunit *test, enum test_pool_kind kind,
+			   unsigned int align, unsigned int offset, size_t size)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	phys_addr_t orig, tlb;
+
+	ctx = test_ctx_of_kind(test, kind);
+	if (!ctx)
+		return false;
+	dma_set_min_align_mask(&ctx->dev, SZ_4K - 1);
+	size = min(size, swiotlb_max_mapping_size(&ctx->dev));
+	orig = ctx->orig + offset;
+	tlb = test_map(ctx, orig, size, align, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE_MSG(test, tlb, TEST_MAP_ERROR,
+			    "%s size %zu offset %#x", kind_name[kind], size,
+			    offset);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), kind);
+	KUNIT_EXPECT_EQ_MSG(test, tlb & (SZ_4K - 1), orig & (SZ_4K - 1),
+			    "min_align_mask, %s size %zu offset %#x",
+			    kind_name[kind], size, offset);
+	if (align)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    (tlb - (orig & (IO_TLB_SIZE - 1))) & align,
+				    (phys_addr_t)0,
+				    "alloc_align_mask, %s size %zu offset %#x",
+				    kind_name[kind], size, offset);
+	pool = test_pool_of(ctx, tlb);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_EXPECT_GE(test, tlb, pool->start);
+	KUNIT_EXPECT_LE_MSG(test, tlb + size, pool->end,
+			    "buffer ends past its pool, %s size %zu offset %#x",
+			    kind_name[kind], size, offset);
+	test_unmap(ctx, tlb, size, DMA_TO_DEVICE);
+	dma_set_min_align_mask(&ctx->dev, 0);
+	test_ctx_destroy(test, ctx);
+	return true;
+}
+
+static void swiotlb_test_alignment(struct kunit *test)
+{
+	static const unsigned int offsets[] = { 0, 0x200, 0x800, 0xe00 };
+	static const size_t sizes[] = { 512, SZ_2K, SZ_4K, 4608, SZ_64K,
+					SZ_256K };
+	static const unsigned int aligns[] = { 0, SZ_4K - 1 };
+	enum test_pool_kind kind;
+	unsigned int a, o, i;
+
+	for (kind = KIND_DEFAULT; kind <= KIND_TRANSIENT; kind++) {
+		for (a = 0; a < ARRAY_SIZE(aligns); a++) {
+			for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+				for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+					if (!test_align_one(test, kind,
+							    aligns[a],
+							    offsets[o],
+							    sizes[i]))
+						goto next_kind;
+				}
+			}
+		}
+next_kind:
+		;
+	}
+}
+
+/* 7a. Asking for the default pool's base address disables growth. */
+static void swiotlb_test_can_grow_base(struct kunit *test)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	bool saved = io_tlb_default_mem.can_grow;
+
+	KUNIT_EXPECT_TRUE(test, saved);
+	KUNIT_EXPECT_EQ(test, default_swiotlb_base(),
+			io_tlb_default_mem.defpool.start);
+	KUNIT_EXPECT_FALSE(test, io_tlb_default_mem.can_grow);
+	io_tlb_default_mem.can_grow = saved;
+#else
+	kunit_skip(test, "needs CONFIG_SWIOTLB_DYNAMIC");
+#endif
+}
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+static int test_remap_calls;
+
+static int test_remap(void *tlb, unsigned long nslabs)
+{
+	test_remap_calls++;
+	return 0;
+}
+#endif
+
+/*
+ * 7b. swiotlb_init_late() with a remap function leaves the swiotlb unable
+ * to grow; without one it can grow. The system's allocator is saved,
+ * cleared for the call and restored afterwards: the test VM has no device
+ * that could map a buffer meanwhile.
+ */
+static void swiotlb_test_can_grow_remap(struct kunit *test)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	int (*remaps[])(void *tlb, unsigned long nslabs) = { NULL, test_remap };
+	struct io_tlb_mem *saved;
+	unsigned int i;
+
+	saved = kunit_kmalloc(test, sizeof(*saved), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	*saved = io_tlb_default_mem;
+
+	for (i = 0; i < ARRAY_SIZE(remaps); i++) {
+		struct io_tlb_pool *pool = &io_tlb_default_mem.defpool;
+		bool can_grow;
+		int rc;
+
+		memset(&io_tlb_default_mem, 0, sizeof(io_tlb_default_mem));
+		spin_lock_init(&io_tlb_default_mem.lock);
+		INIT_LIST_HEAD(&io_tlb_default_mem.pools);
+		INIT_WORK(&io_tlb_default_mem.dyn_alloc, swiotlb_dyn_alloc);
+		test_remap_calls = 0;
+		rc = swiotlb_init_late(SZ_2M, GFP_KERNEL, remaps[i]);
+		can_grow = io_tlb_default_mem.can_grow;
+		if (!rc) {
+			free_pages((unsigned long)pool->areas,
+				   get_order(array_size(sizeof(*pool->areas),
+							pool->nareas)));
+			free_pages((unsigned long)pool->slots,
+				   get_order(array_size(sizeof(*pool->slots),
+							pool->nslabs)));
+			free_pages((unsigned long)phys_to_virt(pool->start),
+				   get_order(pool->nslabs << IO_TLB_SHIFT));
+		}
+		io_tlb_default_mem = *saved;
+
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		KUNIT_EXPECT_EQ(test, test_remap_calls, remaps[i] ? 1 : 0);
+		KUNIT_EXPECT_EQ_MSG(test, can_grow, !remaps[i],
+				    "remap function %s", remaps[i] ? "set" : "unset");
+	}
+#else
+	kunit_skip(test, "needs CONFIG_SWIOTLB_DYNAMIC");
+#endif
+}
+
+/*
+ * 7c. An allocator set up like a restricted DMA pool never grows: a full
+ * pool makes maps fail, with no transient pool and no new pool. With
+ * CONFIG_SWIOTLB_DYNAMIC=n this is what every full pool does (case 10).
+ */
+static void swiotlb_test_full_pool_fails(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	unsigned long nslabs;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, false, NULL);
+	test_fill_default_pool(test, ctx);
+	nslabs = ctx->mem.nslabs;
+
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE,
+		       DMA_ATTR_NO_WARN);
+	KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	flush_work(&ctx->mem.dyn_alloc);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->grow_requests), 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
+#endif
+
+	/* Once a slot is free again, maps work as before. */
+	ctx->nfill--;
+	test_unmap(ctx, ctx->fill[ctx->nfill], ctx->fill_size[ctx->nfill],
+		   DMA_TO_DEVICE);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_DEFAULT);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	test_ctx_destroy(test, ctx);
+}
+
+/* 8. dma_uses_io_tlb is false until the device maps its first buffer. */
+static void swiotlb_test_uses_io_tlb(struct kunit *test)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	pool = &ctx->mem.defpool;
+	KUNIT_EXPECT_FALSE(test, ctx->dev.dma_uses_io_tlb);
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev, pool->start));
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev,
+						   pool->end - 1));
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev, ctx->orig));
+
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_EXPECT_TRUE(test, ctx->dev.dma_uses_io_tlb);
+	KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(&ctx->dev, tlb));
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev, ctx->orig));
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs CONFIG_SWIOTLB_DYNAMIC");
+#endif
+}
+
+/* 9. Concurrent maps, unmaps and checks while the allocator grows. */
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+struct test_thread {
+	struct swiotlb_test_ctx *ctx;
+	struct completion done;
+	atomic_t *errors;
+	atomic_t *maps;
+	unsigned int seed;
+};
+
+#define TEST_THREAD_ITERATIONS	300
+#define TEST_THREAD_INFLIGHT	8
+
+static int test_thread_fn(void *data)
+{
+	struct test_thread *t = data;
+	struct swiotlb_test_ctx *ctx = t->ctx;
+	phys_addr_t tlb[TEST_THREAD_INFLIGHT] = { 0 };
+	size_t size[TEST_THREAD_INFLIGHT] = { 0 };
+	struct page *page;
+	unsigned int i, slot;
+	u8 *orig, *check;
+
+	page = alloc_pages(GFP_KERNEL, get_order(SZ_64K * TEST_THREAD_INFLIGHT));
+	check = kmalloc(SZ_64K, GFP_KERNEL);
+	if (!page || !check) {
+		atomic_inc(t->errors);
+		goto out;
+	}
+	orig = page_address(page);
+
+	for (i = 0; i < TEST_THREAD_ITERATIONS; i++) {
+		u8 *buf;
+		u8 *va;
+
+		slot = i % TEST_THREAD_INFLIGHT;
+		buf = orig + slot * SZ_64K;
+		if (tlb[slot]) {
+			/* the "device" wrote; unmap must copy it back */
+			va = test_tlb_vaddr(ctx, tlb[slot]);
+			get_random_bytes(check, size[slot]);
+			memcpy(va, check, size[slot]);
+			swiotlb_tbl_unmap_single(&ctx->dev, tlb[slot],
+						 size[slot], DMA_BIDIRECTIONAL,
+						 0);
+			if (memcmp(buf, check, size[slot]))
+				atomic_inc(t->errors);
+			tlb[slot] = 0;
+		}
+		size[slot] = 512 + get_random_u32() % (SZ_64K - 512);
+		get_random_bytes(buf, size[slot]);
+		tlb[slot] = swiotlb_tbl_map_single(&ctx->dev, virt_to_phys(buf),
+						   size[slot], size[slot], 0,
+						   DMA_BIDIRECTIONAL,
+						   DMA_ATTR_NO_WARN);
+		if (tlb[slot] == TEST_MAP_ERROR) {
+			tlb[slot] = 0;
+			cond_resched();
+			continue;
+		}
+		atomic_inc(t->maps);
+		va = test_tlb_vaddr(ctx, tlb[slot]);
+		if (memcmp(va, buf, size[slot]))
+			atomic_inc(t->errors);
+		cond_resched();
+	}
+	for (slot = 0; slot < TEST_THREAD_INFLIGHT; slot++)
+		if (tlb[slot])
+			swiotlb_tbl_unmap_single(&ctx->dev, tlb[slot],
+						 size[slot], DMA_BIDIRECTIONAL,
+						 DMA_ATTR_SKIP_CPU_SYNC);
+out:
+	kfree(check);
+	if (page)
+		__free_pages(page, get_order(SZ_64K * TEST_THREAD_INFLIGHT));
+	complete(&t->done);
+	return 0;
+}
+#endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+static void swiotlb_test_concurrent(struct kunit *test)
+{
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	struct swiotlb_test_ctx *ctx;
+	struct test_thread *threads;
+	atomic_t errors = ATOMIC_INIT(0);
+	atomic_t maps = ATOMIC_INIT(0);
+	struct io_tlb_pool *pool;
+	unsigned int cpu, n = 0, nthreads = 2 * num_online_cpus();
+	int npools = 0;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	threads = kunit_kzalloc(test, array_size(sizeof(*threads), nthreads),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+
+	for (n = 0; n < nthreads; n++) {
+		struct task_struct *task;
+
+		cpu = cpumask_nth(n % num_online_cpus(), cpu_online_mask);
+		threads[n].ctx = ctx;
+		threads[n].errors = &errors;
+		threads[n].maps = &maps;
+		init_completion(&threads[n].done);
+		task = kthread_create(test_thread_fn, &threads[n],
+				      "swiotlb-kunit/%u", n);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+		kthread_bind(task, cpu);
+		wake_up_process(task);
+	}
+	for (n = 0; n < nthreads; n++)
+		wait_for_completion(&threads[n].done);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&maps), 0);
+	flush_work(&ctx->mem.dyn_alloc);
+	rcu_barrier();
+	list_for_each_entry(pool, &ctx->mem.pools, node) {
+		unsigned long i;
+
+		npools++;
+		KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+		for (i = 0; i < pool->nslabs; i++) {
+			if (pool->slots[i].list !=
+			    IO_TLB_SEGSIZE - io_tlb_offset(i) ||
+			    pool->slots[i].orig_addr != INVALID_PHYS_ADDR) {
+				KUNIT_FAIL(test, "slot %lu of a pool is not free",
+					   i);
+				break;
+			}
+		}
+	}
+	KUNIT_EXPECT_GT_MSG(test, npools, 1, "the allocator did not grow");
+	kunit_info(test, "%d maps by %u threads, %d pools\n",
+		   atomic_read(&maps), nthreads, npools);
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs CONFIG_SWIOTLB_DYNAMIC");
+#endif
+}
+
+/*
+ * The slot search ends in bounded time on a full pool, even for a device
+ * with a 4 KiB min_align_mask and a buffer at offset 0x800, where only odd
+ * slots can match and 6.1.192's search could cycle forever. On the
+ * dynamic kernel, the same map is then served from a transient pool.
+ */
+static void swiotlb_test_misaligned_full_pool(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_area *area;
+	unsigned long flags;
+	phys_addr_t tlb;
+	unsigned int i, kept;
+	ktime_t start;
+	s64 ms;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	area = &ctx->mem.defpool.areas[0];
+
+	/* One-slot maps fill every slot; then free isolated even slots. */
+	for (i = 0; i < IO_TLB_SEGSIZE; i++) {
+		tlb = test_map(ctx, ctx->orig, IO_TLB_SIZE, 0, DMA_TO_DEVICE,
+			       0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		test_fill_add(test, ctx, tlb, IO_TLB_SIZE);
+	}
+	for (i = 2; i < IO_TLB_SEGSIZE; i += 4) {
+		KUNIT_ASSERT_EQ(test, ctx->fill[i],
+				ctx->mem.defpool.start + i * IO_TLB_SIZE);
+		test_unmap(ctx, ctx->fill[i], IO_TLB_SIZE, DMA_TO_DEVICE);
+	}
+	for (i = 2; i < IO_TLB_SEGSIZE; i += 4)
+		ctx->fill[i] = 0;
+	spin_lock_irqsave(&area->lock, flags);
+	area->index = 4;
+	spin_unlock_irqrestore(&area->lock, flags);
+
+	dma_set_min_align_mask(&ctx->dev, SZ_4K - 1);
+	start = ktime_get();
+	tlb = test_map(ctx, ctx->orig + 0x800, SZ_4K, 0, DMA_TO_DEVICE,
+		       DMA_ATTR_NO_WARN);
+	ms = ktime_ms_delta(ktime_get(), start);
+	KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_LT(test, ms, 1000LL);
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	ctx->mem.can_grow = true;
+	tlb = test_map(ctx, ctx->orig + 0x800, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
+	KUNIT_EXPECT_EQ(test, tlb & (SZ_4K - 1), (phys_addr_t)0x800);
+	KUNIT_EXPECT_LE_MSG(test, tlb + SZ_4K, test_pool_of(ctx, tlb)->end,
+			    "transient buffer ends past its pool");
+	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
+#endif
+	dma_set_min_align_mask(&ctx->dev, 0);
+
+	/* drop the entries freed above before the common cleanup */
+	for (i = 0, kept = 0; i < ctx->nfill; i++)
+		if (ctx->fill[i])
+			ctx->fill[kept++] = ctx->fill[i];
+	ctx->nfill = kept;
+	test_ctx_destroy(test, ctx);
+}
+
+static struct kunit_case swiotlb_dynamic_test_cases[] = {
+	KUNIT_CASE(swiotlb_test_default_pool_serves),
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_CASE(swiotlb_test_transient_when_full),
+	KUNIT_CASE(swiotlb_test_grow_worker),
+#endif
+	KUNIT_CASE(swiotlb_test_bounce),
+	KUNIT_CASE(swiotlb_test_dma32),
+	KUNIT_CASE(swiotlb_test_alignment),
+	KUNIT_CASE(swiotlb_test_can_grow_base),
+	KUNIT_CASE(swiotlb_test_can_grow_remap),
+	KUNIT_CASE(swiotlb_test_full_pool_fails),
+	KUNIT_CASE(swiotlb_test_uses_io_tlb),
+	KUNIT_CASE(swiotlb_test_concurrent),
+	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
+	{}
+};
+
+static int swiotlb_dynamic_suite_init(struct kunit_suite *suite)
+{
+	if (!io_tlb_default_mem.nslabs) {
+		pr_err("swiotlb_dynamic: no default swiotlb; boot with swiotlb=force\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static struct kunit_suite swiotlb_dynamic_test_suite = {
+	.name = "swiotlb_dynamic",
+	.suite_init = swiotlb_dynamic_suite_init,
+	.test_cases = swiotlb_dynamic_test_cases,
+};
+
+kunit_test_suite(swiotlb_dynamic_test_suite);
