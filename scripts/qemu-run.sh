@@ -103,7 +103,7 @@ else
 	console=(-chardev "file,id=con,path=$log" -monitor none)
 fi
 cmd=("$qemu" -accel tcg -machine q35 -smp "$smp" -m "$mem"
-	-nographic -no-reboot
+	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	"${console[@]}" -serial chardev:con
 	-device virtio-serial-pci,id=vser
@@ -154,6 +154,8 @@ wait "$qemu_pid"
 qemu_status=$?
 set -e
 qemu_pid=
+# The console may end in the middle of a line: start the host's on its own.
+[ -s "$log" ] && [ -n "$(tail -c 1 "$log")" ] && echo >> "$log"
 if [ -n "$stop_reason" ]; then
 	echo "harness-host: $stop_reason" >> "$log"
 else

@@ -16,15 +16,16 @@ report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
 report used_boot "$(swiotlb_read io_tlb_used)"
 sampler_start
 echo "harness: fio $job"
-fio --output-format=terse --terse-version=3 --output=/tmp/fio.terse "$job"
+fio --eta=never --output-format=terse --terse-version=3 --output=/tmp/fio.terse "$job"
 status=$?
 sampler_stop
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 report fio_status "$status"
 
-# terse v3: field 3 jobname, 5 error, 6 read KiB, 47 write KiB.
-awk -F';' '{ n++; err += $5; r += $6; w += $47;
-	printf "harness: fio job %s: error %s, read %s KiB, written %s KiB\n", $3, $5, $6, $47 > "/dev/stderr" }
+# terse v3, one line per job: field 3 jobname, 5 error, 6 read KiB,
+# 9 read ms, 47 write KiB, 50 write ms.  Other lines are not job reports.
+awk -F';' '$1 == 3 { n++; err += $5; r += $6; w += $47;
+	printf "harness: fio job %s: error %s, written %s KiB in %s ms, verified %s KiB in %s ms\n", $3, $5, $47, $50, $6, $9 > "/dev/stderr" }
 	END { printf "%d %d %d %d\n", n, err, r, w }' /tmp/fio.terse > /tmp/fio.sum 2>/dev/console
 read -r jobs errors rkib wkib < /tmp/fio.sum
 report fio_jobs "${jobs:-0}"
