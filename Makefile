@@ -41,13 +41,13 @@ QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-base
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
-	kernels kernel-base kernel-patched initramfs config-show qemu-shell \
+	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit \
 	qemu-compare clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
 	@echo "  make qemu-test        build what is missing, run every QEMU scenario, compare, summarize"
-	@echo "  make test             harness self-tests + port-checks + the QEMU scenarios, then"
+	@echo "  make test             harness self-tests, port-checks, the QEMU scenarios, kunit, then"
 	@echo "                        one line 'N passed, M failed' (exit status 1 on any failure)"
 	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
@@ -59,6 +59,7 @@ help:
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
+	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
 	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
@@ -136,6 +137,10 @@ test-harness: $(BASE_SRC)/.extracted
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh
 
+# The KUnit suite (tests/kunit/, scripts/kunit.sh): a third kernel.
+kunit: $(INITRD)
+	scripts/kunit.sh $(SERIES)
+
 # --- the two commands of the README ---
 # Every stage runs even when an earlier one failed; each leaves results in
 # $(RESULTS_FILE), and scripts/summarize.sh has the last word.
@@ -160,6 +165,7 @@ test:
 	-@scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@scripts/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
+	-@scripts/stage.sh kunit $(MAKE) --no-print-directory kunit
 	@scripts/summarize.sh
 
 clean:

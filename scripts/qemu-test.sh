@@ -124,6 +124,15 @@ for c in $CHECKS; do
 		else
 			check FAIL fio-noted "fio did not report"
 		fi ;;
+	stall-in-swiotlb)
+		# The crash report must show the CPU spinning in the slot search,
+		# not some other bug.
+		site=$(grep -aoE 'RIP: [0-9]+:swiotlb_[a-z_]+' "$out/console.log" | head -n 1)
+		if [ -n "$site" ]; then
+			check PASS stall-in-swiotlb "a stalled CPU is at ${site#RIP: }"
+		else
+			check FAIL stall-in-swiotlb "no RIP in swiotlb_* in the crash report"
+		fi ;;
 	*) check FAIL "$c" "unknown check in $conf" ;;
 	esac
 done
