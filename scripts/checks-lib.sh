@@ -81,14 +81,16 @@ kmake() {
 }
 
 # warnings_of LOG TREE: the compiler and kernel-doc warnings and errors in a
-# build log, one a line, with TREE's path, line and column numbers removed so
-# that the same warning compares equal before and after a patch moves it.
+# build log (objtool's and modpost's too), one a line, with TREE's path, line
+# and column numbers and code offsets removed, so that the same warning
+# compares equal before and after a patch moves it.
 warnings_of() {
 	local tree
 	tree=$(cd "$2" && pwd)
-	grep -E ':[0-9]+(:[0-9]+)?: (warning|error): |^(WARNING|ERROR): ' "$1" |
+	grep -E ': (warning|error): |^(WARNING|ERROR): ' "$1" |
 		sed -e "s|$tree/||g" -e 's|^\./||' \
-		    -e 's|^\([^: ]*\):[0-9]*\(:[0-9]*\)\?: |\1: |' |
+		    -e 's|^\([^: ]*\):[0-9]*\(:[0-9]*\)\?: |\1: |' \
+		    -e 's|+0x[0-9a-f]*\(/0x[0-9a-f]*\)\?||g' |
 		LC_ALL=C sort || true
 }
 
