@@ -39,8 +39,8 @@ pristine_tree() {
 # copy_tree DEST: a fresh hard-linked copy of the unpatched tree.
 copy_tree() {
 	rm -rf "$1"
-	mkdir -p "$(dirname "$1")"
-	cp -al "$CHECKS_SRC" "$1"
+	mkdir -p "$1"
+	cp -al "$CHECKS_SRC/." "$1"
 	rm -f "$1/.extracted"
 }
 
