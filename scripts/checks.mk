@@ -30,8 +30,9 @@ PORT_CHECKS := apply checkpatch kernel-doc bisect coverage
 port-checks:
 	@start=$$SECONDS; rc=0; \
 	for c in $(PORT_CHECKS); do \
-		echo "--- port check $$c (SERIES=$(SERIES))"; \
+		echo "--- port check $$c (SERIES=$(SERIES))"; t=$$SECONDS; \
 		scripts/check-$$c.sh $(SERIES) || rc=1; \
+		echo "--- port check $$c took $$((SECONDS - t)) s"; \
 	done; \
 	echo "--- port checks (SERIES=$(SERIES)) took $$(( (SECONDS - start) / 60 )) min $$(( (SECONDS - start) % 60 )) s"; \
 	exit $$rc
