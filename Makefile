@@ -17,6 +17,9 @@ JOBS ?= $(shell nproc)
 KERNEL ?= patched
 CMDLINE ?= swiotlb=512,force
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
+ifeq ($(filter full v7,$(SERIES)),)
+$(error SERIES must be full or v7, not '$(SERIES)')
+endif
 
 B := $(CURDIR)/build
 RESULTS_FILE ?= $(B)/test-results.txt

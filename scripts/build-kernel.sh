@@ -22,7 +22,12 @@ for tool in gcc make flex bison bc; do
 		die $EX_MISSING "$tool not found (apt-get install gcc make flex bison bc libelf-dev libssl-dev)"
 done
 cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	# Kbuild passes absolute paths; relative to the checkout they are the
+	# same in every clone, so a second clone (or CI) hits the cache.
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
+fi
 
 log=$obj/build.log
 start=$(date +%s)
