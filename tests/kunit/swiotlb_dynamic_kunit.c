@@ -967,6 +967,69 @@ static void swiotlb_test_misaligned_full_pool(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+
+/*
+ * Follow-up fix 3: a new pool of the default size (64 MiB unless swiotlb=
+ * says otherwise) is more than the buddy allocator serves in one piece.
+ * v7 asks for it anyway, and __alloc_pages() warns (the harness flags the
+ * WARNING); the fix caps the request at the largest order.
+ */
+static void swiotlb_test_pool_size_capped(struct kunit *test)
+{
+	unsigned long max_slabs =
+		(unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT);
+	struct io_tlb_pool *pool;
+
+	pool = swiotlb_alloc_pool(NULL, IO_TLB_MIN_SLABS,
+				  IO_TLB_DEFAULT_SIZE >> IO_TLB_SHIFT, 1,
+				  default_swiotlb_limit(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_EXPECT_LE(test, pool->nslabs, max_slabs);
+	KUNIT_EXPECT_GE(test, pool->nslabs, (unsigned long)IO_TLB_MIN_SLABS);
+	swiotlb_dyn_free(&pool->rcu);
+	rcu_barrier();
+}
+
+/*
+ * Follow-up fix 5: a mapping larger than one segment fits no pool, so it
+ * must neither ask for a new pool nor make a transient one; one segment
+ * still maps.
+ */
+static void swiotlb_test_hopeless_no_growth(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	unsigned long nslabs;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
+	nslabs = ctx->mem.nslabs;
+
+	tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES + IO_TLB_SIZE, 0,
+		       DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
+	flush_work(&ctx->mem.dyn_alloc);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ctx->grow_requests), 0,
+			    "a hopeless request asked for a new pool");
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+
+	tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_DEFAULT);
+	test_fill_add(test, ctx, tlb, TEST_SEG_BYTES);
+	test_ctx_destroy(test, ctx);
+}
+
+#endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+/*
+ * The cases that show bugs of the plain v7 series (SERIES=v7, see
+ * `make test-regressions`) come last, and the two that make v7 write past
+ * a transient pool come at the very end, so that the corruption they
+ * cause there cannot hide the other results.
+ */
 static struct kunit_case swiotlb_dynamic_test_cases[] = {
 	KUNIT_CASE(swiotlb_test_default_pool_serves),
 #ifdef CONFIG_SWIOTLB_DYNAMIC
@@ -975,13 +1038,17 @@ static struct kunit_case swiotlb_dynamic_test_cases[] = {
 #endif
 	KUNIT_CASE(swiotlb_test_bounce),
 	KUNIT_CASE(swiotlb_test_dma32),
-	KUNIT_CASE(swiotlb_test_alignment),
 	KUNIT_CASE(swiotlb_test_can_grow_base),
 	KUNIT_CASE(swiotlb_test_can_grow_remap),
 	KUNIT_CASE(swiotlb_test_full_pool_fails),
-	KUNIT_CASE(swiotlb_test_uses_io_tlb),
 	KUNIT_CASE(swiotlb_test_concurrent),
+	KUNIT_CASE(swiotlb_test_uses_io_tlb),
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_CASE(swiotlb_test_pool_size_capped),
+	KUNIT_CASE(swiotlb_test_hopeless_no_growth),
+#endif
 	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
+	KUNIT_CASE(swiotlb_test_alignment),
 	{}
 };
 
