@@ -82,13 +82,18 @@ build() {
 	return $rc
 }
 
+# first_error LOG: the first compiler or linker error of a build log.
 first_error() {
-	grep -m1 -E '(error|Error [0-9]+)' "$1" | sed "s|$tree/||g" | cut -c1-200
+	{ grep -m1 -E ': (fatal )?error: |undefined reference|multiple definition' "$1" ||
+	  grep -m1 -E 'Error [0-9]+' "$1"; } | sed "s|$tree/||g" | cut -c1-200
 }
 
 rm -rf "$S"/obj-dynamic-*
 rm -f "$LOGS"/bisect-*
 declare -A fails=() active=() from=() nsteps=()
+# fail CFG MESSAGE: note a failing step; the steps after it are still built,
+# so that every patch that breaks the build or adds a warning is named.
+fail() { fails[$1]="${fails[$1]:+${fails[$1]}; }$2"; }
 
 # --- the unpatched tree: configure, prepare, baseline warnings ----------
 info "bisect: unpatched base (logs: $LOGS/bisect-*)"
@@ -125,22 +130,21 @@ while read -r sha patch; do
 	fi
 	for cfg in "${cfgs[@]}"; do
 		[ -n "${active[$cfg]:-}" ] || continue
-		[ -n "${fails[$cfg]:-}" ] && continue
 		if [ "$kconfig_changed" -gt 0 ] || [ ! -f "$S/obj-$cfg/.config" ]; then
 			if ! configure "$cfg"; then
-				fails[$cfg]="$patch: the config does not survive olddefconfig (see $LOGS/bisect-$cfg.kconfig.log)"
+				fail "$cfg" "$patch: the config does not survive olddefconfig (see $LOGS/bisect-$cfg.kconfig.log)"
 				continue
 			fi
 		fi
 		nsteps[$cfg]=$(( ${nsteps[$cfg]:-0} + 1 ))
 		if ! build "$cfg" "$patch"; then
-			fails[$cfg]="$patch: build failed: $(first_error "$LOGS/bisect-$cfg.$patch.log") (log: $LOGS/bisect-$cfg.$patch.log)"
+			fail "$cfg" "$patch: build failed: $(first_error "$LOGS/bisect-$cfg.$patch.log") (log: $LOGS/bisect-$cfg.$patch.log)"
 			continue
 		fi
 		new=$(new_warnings "$baseline" "$LOGS/bisect-$cfg.$patch.warnings")
 		if [ -n "$new" ]; then
 			echo "$new" | sed "s/^/  $cfg $patch: /" >&2
-			fails[$cfg]="$patch: $(echo "$new" | grep -c .) new warnings: $(echo "$new" | head -2 | tr '\n' ';')"
+			fail "$cfg" "$patch: $(echo "$new" | grep -c .) new warnings: $(echo "$new" | head -2 | tr '\n' ';' | sed 's/;$//')"
 		fi
 	done
 done < "$S/git-commits"
