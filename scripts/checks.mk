@@ -28,13 +28,13 @@ PORT_CHECKS := apply checkpatch kernel-doc bisect coverage
 # Every check runs even when an earlier one failed (a check that cannot run
 # for want of a tree records FAIL itself); the target fails if any did.
 port-checks:
-	@start=$$SECONDS; rc=0; \
+	@start=$$(date +%s); rc=0; \
 	for c in $(PORT_CHECKS); do \
-		echo "--- port check $$c (SERIES=$(SERIES))"; t=$$SECONDS; \
+		echo "--- port check $$c (SERIES=$(SERIES))"; t=$$(date +%s); \
 		scripts/check-$$c.sh $(SERIES) || rc=1; \
-		echo "--- port check $$c took $$((SECONDS - t)) s"; \
+		echo "--- port check $$c took $$(( $$(date +%s) - t )) s"; \
 	done; \
-	echo "--- port checks (SERIES=$(SERIES)) took $$(( (SECONDS - start) / 60 )) min $$(( (SECONDS - start) % 60 )) s"; \
+	echo "--- port checks (SERIES=$(SERIES)) took $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"; \
 	exit $$rc
 
 # It applies the series afresh first, so that it never builds stale trees.
