@@ -12,18 +12,20 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2046 # scenario names have no spaces
 	set -- $(cd "$dir" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)
 fi
-fmt='%-14s %-8s %-18s %-8s %-16s %-9s %-12s %s\n'
+fmt='%-14s %-8s %-18s %-8s %-18s %-9s %-15s %s\n'
 # shellcheck disable=SC2059
-printf "$fmt" scenario kernel cmdline verdict "nslabs boot>end" "used max" "buffer full" "MiB written/verified"
+printf "$fmt" scenario kernel cmdline verdict "nslabs boot > end" "used max" '"buffer is full"' "MiB written / verified"
 for name in "$@"; do
 	f=$dir/$name/summary.txt
 	[ -f "$f" ] || continue
 	declare -A s=()
 	while IFS='=' read -r k v; do s[$k]=$v; done < "$f"
+	# -1 is "not measured" (the run ended before the guest reported it).
+	for k in "${!s[@]}"; do [ "${s[$k]}" = -1 ] && s[$k]=-; done
 	w=${s[write_kib]} r=${s[read_kib]}
-	[ "$w" -ge 0 ] 2>/dev/null && w=$((w / 1024)) || w=-
-	[ "$r" -ge 0 ] 2>/dev/null && r=$((r / 1024)) || r=-
+	[ "$w" != - ] && w=$((w / 1024))
+	[ "$r" != - ] && r=$((r / 1024))
 	# shellcheck disable=SC2059
 	printf "$fmt" "$name" "${s[kernel]}" "${s[cmdline]}" "${s[verdict]}" \
-		"${s[nslabs_boot]}>${s[nslabs_after]}" "${s[used_max]}" "${s[buffer_full]}x" "$w/$r"
+		"${s[nslabs_boot]} > ${s[nslabs_after]}" "${s[used_max]}" "${s[buffer_full]} times" "$w / $r"
 done
