@@ -124,6 +124,20 @@ for c in $CHECKS; do
 		else
 			check FAIL fio-noted "fio did not report"
 		fi ;;
+	counters)
+		# debugfs counters of follow-up fix 8: not zeroed when created
+		# (no underflow at boot), a high-water mark at least as high as
+		# any sample, reset by writing 0 to the current use, and no
+		# transient slots left once the load is over.
+		hw=$(val hiwater) ub=$(val used_boot) nb=$(val nslabs_boot)
+		if [ "$ub" -ge 0 ] && [ "$ub" -lt "$nb" ] &&
+		   [ "$hw" -gt 0 ] && [ "$hw" -ge "$(val used_max)" ] &&
+		   [ "$(val hiwater_reset)" = "$(val used_after)" ] &&
+		   [ "$(val transient_after)" = 0 ]; then
+			check PASS counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset), transient slots after the load 0"
+		else
+			check FAIL counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset) with $(val used_after) in use, transient slots after the load $(val transient_after)"
+		fi ;;
 	stall-in-swiotlb)
 		# The crash report must show the CPU spinning in the slot search,
 		# not some other bug.

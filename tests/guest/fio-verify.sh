@@ -20,6 +20,16 @@ fio --eta=never --output-format=terse --terse-version=3 --output=/tmp/fio.terse 
 status=$?
 sampler_stop
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
+# The counters of follow-up fix 8 (absent on the base kernel and on v7).
+if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
+	report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
+	report used_after "$(swiotlb_read io_tlb_used)"
+	echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
+	report hiwater_reset "$(swiotlb_read io_tlb_used_hiwater)"
+fi
+if [ -e "$SWIOTLB/io_tlb_transient_nslabs" ]; then
+	report transient_after "$(swiotlb_read io_tlb_transient_nslabs)"
+fi
 report fio_status "$status"
 
 # terse v3, one line per job: field 3 jobname, 5 error, 6 read KiB,
