@@ -55,7 +55,7 @@ else
 	bad=$(sed -n 's/^Patch \(.*\) does not apply.*/\1/p' "$log" | head -1)
 	bad=${bad:-$(sed -n 's/^Applying patch //p' "$log" | tail -1)}
 	where=$(awk '/^patching file/ { f = $3 }
-		/FAILED|can.t find file|malformed|fuzz/ { print f ": " $0; exit }' "$log")
+		/^Hunk .*FAILED|can.t find file|malformed|with fuzz/ { print f ": " $0; exit }' "$log")
 	sed 's/^/  /' "$log" | tail -20 >&2
 	record FAIL "$name/applies-quilt" "$(basename "${bad:-?}") does not apply with quilt --fuzz=0: ${where:-see $log}"
 	status=$EX_PATCH
