@@ -44,7 +44,7 @@ QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-base
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
-	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit \
+	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
 	qemu-compare clean distclean $(QEMU_STAGES)
 
 help:
@@ -63,6 +63,8 @@ help:
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
+	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
+	@echo "  make test-regressions the KUnit cases of the follow-up fixes on SERIES=v7 and full"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
 	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
@@ -143,6 +145,19 @@ test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 # The KUnit suite (tests/kunit/, scripts/kunit.sh): a third kernel.
 kunit: $(INITRD)
 	scripts/kunit.sh $(SERIES)
+
+# The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
+# fourth kernel, so not in make test): full pools fail cleanly, the
+# dynamic-only cases are skipped and listed as skipped.
+kunit-nodyn: $(INITRD)
+	@rm -f $(RESULTS_FILE)
+	-@scripts/kunit.sh $(SERIES) n
+	@scripts/summarize.sh
+
+# Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
+# full series, side by side (two KUnit kernels; not in make test).
+test-regressions: $(INITRD)
+	scripts/test-regressions.sh
 
 # --- the two commands of the README ---
 # Every stage runs even when an earlier one failed; each leaves results in

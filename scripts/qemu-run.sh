@@ -100,7 +100,13 @@ append="console=ttyS0 panic=-1 harness.test=$test${args:+ harness.args=$args}${c
 if [ "${INTERACTIVE:-0}" = 1 ]; then
 	console=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$log" -mon chardev=con,mode=readline)
 else
-	console=(-chardev "file,id=con,path=$log" -monitor none)
+	# The monitor on two FIFOs: on a timeout the host asks it where every
+	# vCPU is (info registers -a, saved in OUTDIR/cpus.txt), since a guest
+	# that spins with interrupts off on all CPUs never prints a report.
+	rm -f "$outdir/monitor.in" "$outdir/monitor.out"
+	mkfifo "$outdir/monitor.in" "$outdir/monitor.out" ||
+		die $EX_MISSING "cannot create the monitor FIFOs in $outdir"
+	console=(-chardev "file,id=con,path=$log" -monitor "pipe:$outdir/monitor")
 fi
 cmd=("$qemu" -accel tcg -machine q35 -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
@@ -115,11 +121,21 @@ echo >> "$outdir/qemu.cmd"
 echo "+ $(cat "$outdir/qemu.cmd")" >&2
 "${cmd[@]}" 2> "$outdir/qemu.stderr" &
 qemu_pid=$!
+if [ -p "$outdir/monitor.out" ]; then
+	cat "$outdir/monitor.out" > "$outdir/monitor.log" &
+	monitor_pid=$!
+	exec {monitor_fd}<> "$outdir/monitor.in"
+fi
 
 # Watch the run: boot marker, result, crash reports, timeouts.
 start=$SECONDS phase=boot phase_start=$SECONDS crash_at='' stop_reason=''
 stop() {
 	stop_reason=$1
+	if [ -n "${monitor_fd:-}" ] && [ "${2:-}" = timeout ]; then
+		echo "info registers -a" >&"$monitor_fd" 2>/dev/null || true
+		sleep 2
+		cp "$outdir/monitor.log" "$outdir/cpus.txt" 2>/dev/null || true
+	fi
 	kill "$qemu_pid" 2>/dev/null || true
 }
 while kill -0 "$qemu_pid" 2>/dev/null; do
@@ -142,9 +158,9 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
 	if [ -n "$crash_at" ] && [ $((now - crash_at)) -ge "$crash_grace" ]; then
 		stop "killed $crash_grace s after a crash report"
 	elif [ "$phase" = boot ] && [ $((now - phase_start)) -ge "$boot_timeout" ]; then
-		stop "boot timeout after $boot_timeout s"
+		stop "boot timeout after $boot_timeout s" timeout
 	elif [ "$phase" = test ] && [ $((now - phase_start)) -ge "$test_timeout" ]; then
-		stop "test timeout after $test_timeout s"
+		stop "test timeout after $test_timeout s" timeout
 	elif [ "$phase" = shutdown ] && [ $((now - phase_start)) -ge "$shutdown_timeout" ]; then
 		stop "shutdown timeout after $shutdown_timeout s (the result was in)"
 	fi
@@ -154,6 +170,11 @@ wait "$qemu_pid"
 qemu_status=$?
 set -e
 qemu_pid=
+if [ -n "${monitor_fd:-}" ]; then
+	exec {monitor_fd}>&-
+	wait "$monitor_pid" 2>/dev/null || true
+	rm -f "$outdir/monitor.in" "$outdir/monitor.out"
+fi
 # The console may end in the middle of a line: start the host's on its own.
 [ -s "$log" ] && [ -n "$(tail -c 1 "$log")" ] && echo >> "$log"
 if [ -n "$stop_reason" ]; then

@@ -23,4 +23,16 @@ while read -r name want; do
 		status=1
 	fi
 done < "$here/expected"
+
+# The CPU dump of a timed-out guest (a real livelock: one vCPU spinning in
+# the slot search, one idle) names the functions the vCPUs were in.
+out=$("$PROJECT_TOP/scripts/cpu-sites.sh" "$here/logs/livelock.cpus.txt" \
+	"$here/logs/livelock.System.map" 2>&1)
+want=$'CPU#0 swiotlb_tbl_map_single+0x2af\nCPU#1 native_safe_halt+0x13'
+if [ "$out" = "$want" ]; then
+	record PASS harness.cpu-sites "$(echo "$out" | tr '\n' ' ')"
+else
+	record FAIL harness.cpu-sites "got: $(echo "$out" | tr '\n' ' ')"
+	status=1
+fi
 exit $status
