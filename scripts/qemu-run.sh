@@ -132,7 +132,7 @@ start=$SECONDS phase=boot phase_start=$SECONDS crash_at='' stop_reason=''
 stop() {
 	stop_reason=$1
 	if [ -n "${monitor_fd:-}" ] && [ "${2:-}" = timeout ]; then
-		echo "info registers -a" >&"$monitor_fd" 2>/dev/null || true
+		printf "info registers -a\n" 1>&"$monitor_fd" || true
 		sleep 2
 		cp "$outdir/monitor.log" "$outdir/cpus.txt" 2>/dev/null || true
 	fi
