@@ -26,11 +26,7 @@ checks_series "${1:-${SERIES:-full}}"
 shift || true
 name=port-checks/$SERIES
 tree=$S/git
-if [ $# -gt 0 ]; then
-	frags=("$@")
-else
-	frags=("$PROJECT_TOP"/configs/coverage/*.config)
-fi
+checks_fragments "$PROJECT_TOP/configs/coverage" "$@"
 export ARCH=x86_64
 unset CROSS_COMPILE
 

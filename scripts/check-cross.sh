@@ -23,11 +23,7 @@ checks_series "${1:-${SERIES:-full}}"
 shift || true
 name=port-checks/$SERIES
 tree=$S/quilt
-if [ $# -gt 0 ]; then
-	frags=("$@")
-else
-	frags=("$PROJECT_TOP"/configs/cross/*.config)
-fi
+checks_fragments "$PROJECT_TOP/configs/cross" "$@"
 if [ ! -f "$tree/.pc/applied-patches" ]; then
 	for f in "${frags[@]}"; do
 		record FAIL "$name/cross-$(basename "$f" .config)" "cannot run: no patched tree in $tree (check-apply failed or did not run)"

@@ -30,6 +30,18 @@ checks_series() {
 	mkdir -p "$LOGS"
 }
 
+# checks_fragments DIR [FRAGMENT...]: set the array frags to the fragments
+# named on the command line, or else to every DIR/*.config.
+checks_fragments() {
+	local dir=$1
+	shift
+	if [ $# -gt 0 ]; then
+		frags=("$@")
+	else
+		frags=("$dir"/*.config)
+	fi
+}
+
 # pristine_tree: make sure $CHECKS_SRC holds the unpatched 6.1 tree.
 pristine_tree() {
 	"$PROJECT_TOP/scripts/get-source.sh" "$CHECKS_SRC" ||
