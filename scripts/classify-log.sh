@@ -9,8 +9,9 @@
 #   CRASH    EX_CRASH    a crash report is in the log (any of the patterns
 #                        below, even if the test itself passed), or the VM
 #                        stopped without reporting a result
-#   TIMEOUT  EX_TIMEOUT  no result and no crash report: the VM did not boot
-#                        or the test did not finish in time
+#   TIMEOUT  EX_TIMEOUT  no crash report, and the host stopped the VM at a
+#                        boot or test timeout (even if a result came in
+#                        while it stopped), or there is no result at all
 # It only reads files, so it works on logs saved by earlier runs (see
 # tests/harness/); scripts/qemu-run.sh calls it after every run.
 set -euo pipefail
@@ -51,6 +52,18 @@ if [ -n "$crash" ]; then
 	exit $EX_CRASH
 fi
 
+# A timeout the host declared stands even if a result came in afterwards,
+# while QEMU was being stopped: the deadline had already passed.
+host=$(grep -a '^harness-host: ' "$log" | tail -n 1 || true)
+case "$host" in
+*"boot timeout"*)
+	echo "TIMEOUT: the guest did not boot in time (${host#harness-host: })"
+	exit $EX_TIMEOUT ;;
+*"test timeout"*)
+	echo "TIMEOUT: the test did not finish in time (${host#harness-host: })"
+	exit $EX_TIMEOUT ;;
+esac
+
 status=
 if [ -n "$result" ] && [ -f "$result" ]; then
 	status=$(tr -d '\r' < "$result" | sed -n 's/^exit=\([0-9]*\)$/\1/p' | tail -n 1)
@@ -65,14 +78,7 @@ fi
 
 # No result.  scripts/qemu-run.sh appends "harness-host: ..." lines that say
 # why QEMU stopped; a log without them is judged by the boot marker.
-host=$(grep -a '^harness-host: ' "$log" | tail -n 1 || true)
 case "$host" in
-*"boot timeout"*)
-	echo "TIMEOUT: the guest did not boot in time (${host#harness-host: })"
-	exit $EX_TIMEOUT ;;
-*"test timeout"*)
-	echo "TIMEOUT: the test did not finish in time (${host#harness-host: })"
-	exit $EX_TIMEOUT ;;
 *"qemu exited"*)
 	echo "CRASH: the VM stopped without reporting a result (${host#harness-host: })"
 	exit $EX_CRASH ;;

@@ -132,7 +132,9 @@ start=$SECONDS phase=boot phase_start=$SECONDS crash_at='' stop_reason=''
 stop() {
 	stop_reason=$1
 	if [ -n "${monitor_fd:-}" ] && [ "${2:-}" = timeout ]; then
-		printf "info registers -a\n" 1>&"$monitor_fd" || true
+		# Pause the guest first: the dump is then of the state that
+		# timed out, and the guest cannot finish its test meanwhile.
+		printf "stop\ninfo registers -a\n" 1>&"$monitor_fd" || true
 		sleep 2
 		cp "$outdir/monitor.log" "$outdir/cpus.txt" 2>/dev/null || true
 	fi
