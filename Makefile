@@ -16,6 +16,9 @@ TEST_TIMEOUT ?=
 JOBS ?= $(shell nproc)
 KERNEL ?= patched
 CMDLINE ?= swiotlb=512,force
+RUNS ?= 5
+RUNTIME ?= 5
+BENCH_OUT ?= $(CURDIR)/results
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
 ifeq ($(filter full v7,$(SERIES)),)
 $(error SERIES must be full or v7, not '$(SERIES)')
@@ -45,13 +48,13 @@ QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-ba
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-smoke clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
 	@echo "  make qemu-test        build what is missing, run every QEMU scenario, compare, summarize"
-	@echo "  make test             harness self-tests, port-checks, the QEMU scenarios, kunit, then"
-	@echo "                        one line 'N passed, M failed' (exit status 1 on any failure)"
+	@echo "  make test             harness self-tests, port-checks, the QEMU scenarios, bench-smoke,"
+	@echo "                        kunit, then one line 'N passed, M failed' (exit 1 on a failure)"
 	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
@@ -60,6 +63,9 @@ help:
 	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (issue 10)"
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (issue 10)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
+	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
+	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min)"
+	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
@@ -78,6 +84,8 @@ help:
 	@echo "  JOBS=$(JOBS)   make -j for kernel builds"
 	@echo "  KERNEL=$(KERNEL) CMDLINE='$(CMDLINE)'   for qemu-shell and config-show"
 	@echo "  LINUX_TARBALL   kernel source tarball (default /usr/src/linux-source-6.1.tar.xz)"
+	@echo "  RUNS=$(RUNS) RUNTIME=$(RUNTIME)   make bench: counted runs, s of guest time per run"
+	@echo "  BENCH_OUT=$(BENCH_OUT:$(CURDIR)/%=%)   where make bench writes bench.md, bench.json, bench.png"
 	@echo "  RESULTS_FILE=$(RESULTS_FILE:$(CURDIR)/%=%)"
 
 # --- kernel trees: extracted from Debian's tarball, never in git ---
@@ -134,6 +142,15 @@ qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(IN
 		-k $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) \
 		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
 
+# --- the benchmark of issue 5 (scripts/bench.sh): not a timed test ---
+bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
+	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)
+
+# One short run of each, and checks on the report's shape (in make test).
+bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
+	-RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
+	scripts/bench-check.sh $(B)/bench-smoke
+
 # --- the harness's own tests ---
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
@@ -183,6 +200,7 @@ test:
 	-@scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@scripts/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
+	-@scripts/stage.sh bench-smoke $(MAKE) --no-print-directory bench-smoke
 	-@scripts/stage.sh kunit $(MAKE) --no-print-directory kunit
 	@scripts/summarize.sh
 

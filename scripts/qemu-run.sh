@@ -3,7 +3,7 @@
 #
 # usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -t TEST -o OUTDIR
 #                            [-a ARGS] [-c CMDLINE] [-d virtio|nvme]...
-#                            [-s SMP] [-m MEM]
+#                            [-s SMP] [-m MEM] [-x QEMU_ARG]...
 #   -t TEST     guest test, tests/guest/TEST.sh (harness.test=TEST)
 #   -a ARGS     its arguments, comma separated (harness.args=ARGS)
 #   -c CMDLINE  more kernel parameters, e.g. "swiotlb=512,force"
@@ -11,6 +11,8 @@
 #               virtio-blk-pci with iommu_platform=on (/dev/vda), "nvme"
 #               an NVMe controller (/dev/nvme0n1); repeatable
 #   -s SMP      vCPUs (default 2), -m MEM memory in MiB (default 1024)
+#   -x ARG      one more word for QEMU's command line, e.g. -x -icount
+#               -x shift=2,sleep=off, or -x -device -x edu; repeatable
 #
 # Writes OUTDIR/console.log (the serial console, then "harness-host:" lines
 # saying why QEMU stopped), OUTDIR/result.txt (what the guest wrote on the
@@ -34,8 +36,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' initrd='' test='' args='' cmdline='' outdir='' smp=2 mem=1024
-disks=()
-while getopts "k:i:t:a:c:d:o:s:m:" opt; do
+disks=() extra=()
+while getopts "k:i:t:a:c:d:o:s:m:x:" opt; do
 	case "$opt" in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -46,6 +48,7 @@ while getopts "k:i:t:a:c:d:o:s:m:" opt; do
 	o) outdir=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
+	x) extra+=("$OPTARG") ;;
 	*) die $EX_USAGE "see the usage at the top of $0" ;;
 	esac
 done
@@ -115,7 +118,7 @@ cmd=("$qemu" -accel tcg -machine q35 -smp "$smp" -m "$mem"
 	-device virtio-serial-pci,id=vser
 	-chardev "file,id=result,path=$result"
 	-device virtserialport,bus=vser.0,chardev=result,name=harness.result
-	"${disk_args[@]}")
+	"${disk_args[@]}" "${extra[@]}")
 printf '%q ' "${cmd[@]}" > "$outdir/qemu.cmd"
 echo >> "$outdir/qemu.cmd"
 echo "+ $(cat "$outdir/qemu.cmd")" >&2

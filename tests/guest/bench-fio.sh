@@ -1,0 +1,46 @@
+#!/bin/sh
+# bench-fio JOBFILE RUNTIME: one benchmark run of /tests/fio/JOBFILE for
+# RUNTIME seconds (scripts/bench.sh, issue 5).  Reports:
+#   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
+#   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
+#   hiwater                     io_tlb_used_hiwater after the load (> 0:
+#                               the I/O was bounced), where the kernel has
+#                               it (follow-up fix 8; not base, not v7)
+#   read_kib_s, write_kib_s     fio's bandwidth, summed over its jobs
+#   fio_status, fio_errors, fio_jobs
+# No sampling of io_tlb_used during the run: it would take CPU time from
+# the load it measures (and with one vCPU, requests complete before a
+# sampler runs, so it reads 0).
+. /tests/lib.sh
+
+job=/tests/fio/$1
+RUNTIME=$2
+[ -f "$job" ] || { fail "no fio job file $job"; exit 2; }
+case "$RUNTIME" in
+''|*[!0-9]*) fail "RUNTIME must be a number of seconds, not '$RUNTIME'"; exit 2 ;;
+esac
+export RUNTIME
+
+report memtotal_kib "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+report memavail_kib "$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)"
+report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
+
+echo "harness: fio $job, $RUNTIME s"
+fio --eta=never --output-format=terse --terse-version=3 --output=/tmp/fio.terse "$job"
+status=$?
+report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
+[ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
+report fio_status "$status"
+
+# terse v3, one line per job: field 5 error, 7 read KiB/s, 48 write KiB/s.
+awk -F';' '$1 == 3 { n++; err += $5; r += $7; w += $48 }
+	END { printf "%d %d %d %d\n", n, err, r, w }' /tmp/fio.terse > /tmp/fio.sum
+read -r jobs errors rbw wbw < /tmp/fio.sum
+report fio_jobs "${jobs:-0}"
+report fio_errors "${errors:--1}"
+report read_kib_s "${rbw:-0}"
+report write_kib_s "${wbw:-0}"
+[ "${jobs:-0}" -gt 0 ] || { fail "fio wrote no job report"; exit 1; }
+[ "${errors:-1}" -eq 0 ] || { fail "fio reported errors"; exit 1; }
+[ "$status" -eq 0 ] || fail "fio exited with status $status"
+exit "$status"
