@@ -31,6 +31,10 @@
 #   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
 #   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
+#   GROWING_CMDLINE (swiotlb=512,force): the growing kernel's parameters.
+#     With one vCPU, requests complete quickly and at most about 250 slots
+#     are in use at once, so a 512-slot pool does not grow under these
+#     loads; swiotlb=128,force makes it grow (to 256 slots, measured).
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -56,7 +60,7 @@ done
 
 kernels=(base default growing)
 declare -A bz=([base]=$bz_base [default]=$bz_patched [growing]=$bz_patched)
-declare -A cmdline=([base]=swiotlb=force [default]=swiotlb=force [growing]=swiotlb=512,force)
+declare -A cmdline=([base]=swiotlb=force [default]=swiotlb=force [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
 icount=(-s 1 -x -icount -x shift=2,sleep=off)
 
 rm -rf "$out/raw" "$out/failed.txt"
