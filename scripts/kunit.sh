@@ -7,8 +7,9 @@
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
-# hook tests/kunit/swiotlb-kunit-hook.patch (a Kconfig option and an
-# #include at the end of kernel/dma/swiotlb.c) is applied after the series
+# hook tests/kunit/swiotlb-kunit-hook.patch (a Kconfig option, an #include
+# of the test seam tests/kunit/swiotlb_dynamic_kunit.h near the top of
+# kernel/dma/swiotlb.c and one of the suite at its end) is applied after the series
 # to a tree of its own, build/src/kunit-SERIES; the shipped series never
 # contains it.  The VM has no disk (nothing else may bounce while the suite
 # swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
@@ -38,16 +39,25 @@ out=$runs/$name
 
 "$top/scripts/get-source.sh" "$tree"
 "$top/scripts/apply-series.sh" "$tree" "$series"
-if [ ! -f "$tree/.kunit-hook" ]; then
-	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch \
-		< "$top/tests/kunit/swiotlb-kunit-hook.patch" ||
+# The tree keeps a copy of the hook it has applied in .kunit-hook: when the
+# hook changed since, take the old one out before the new one goes in.
+hook=$top/tests/kunit/swiotlb-kunit-hook.patch
+if ! cmp -s "$hook" "$tree/.kunit-hook"; then
+	if [ -f "$tree/.kunit-hook" ]; then
+		patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
+			< "$tree/.kunit-hook" ||
+			die $EX_PATCH "cannot take the old KUnit hook out of $tree (make distclean)"
+		rm -f "$tree/.kunit-hook"
+	fi
+	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
 		die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
-	touch "$tree/.kunit-hook"
+	cp "$hook" "$tree/.kunit-hook"
 fi
 # Copy the suite only when it changed, so that make rebuilds only then.
-cmp -s "$top/tests/kunit/swiotlb_dynamic_kunit.c" \
-	"$tree/kernel/dma/swiotlb_dynamic_kunit.c" ||
-	cp "$top/tests/kunit/swiotlb_dynamic_kunit.c" "$tree/kernel/dma/"
+for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
+	cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
+		cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
+done
 
 frags=("$top/configs/qemu-x86_64.config")
 [ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")

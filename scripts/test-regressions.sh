@@ -7,7 +7,7 @@
 # Builds and boots two KUnit kernels (scripts/kunit.sh v7 and full), then
 # prints one line per case with its result on each, and the verdict of
 # each run (the harness's crash detector flags the allocator WARNING of
-# follow-up bug 3 on v7).  Exits EX_OK when every case passes on the full
+# follow-up bug 3 on v7, and CONFIG_DEBUG_ATOMIC_SLEEP's report of bug 7).  Exits EX_OK when every case passes on the full
 # series and every case named in EXPECTED_V7 fails on v7 (or v7's run
 # crashed before reporting it); EX_TESTFAIL otherwise.  Not part of
 # `make test`: it costs two more kernel builds.
@@ -19,6 +19,9 @@ set -uo pipefail
 declare -A EXPECTED_V7=(
 	[swiotlb_test_uses_io_tlb]="bug 2: dma_uses_io_tlb is never read"
 	[swiotlb_test_hopeless_no_growth]="bug 5: hopeless requests grow the swiotlb"
+	[swiotlb_test_decrypt_below_limit]="bug 4: pages decrypted before the limit check"
+	[swiotlb_test_decrypt_failure_reencrypts]="bug 4: failed decryption frees shared pages"
+	[swiotlb_test_free_in_process_context]="bug 7: pools freed in softirq context"
 	[swiotlb_test_misaligned_full_pool]="bug 1: transient buffer ends past its pool"
 	[swiotlb_test_alignment]="bug 1: transient buffers end past their pools"
 )
@@ -57,4 +60,7 @@ done
 first_warn=$(grep -a -m1 -A2 'WARNING:' "$runs/kunit-v7/console.log" 2>/dev/null |
 	sed 's/^\[[ 0-9.]*\] //' | tr '\n' ' ')
 echo "first WARNING on v7 (bug 3 when it is in __alloc_pages): ${first_warn:-none}"
+first_sleep=$(grep -a -m1 -A3 'BUG: sleeping function called from invalid context' \
+	"$runs/kunit-v7/console.log" 2>/dev/null | sed 's/^\[[ 0-9.]*\] //' | tr '\n' ' ')
+echo "first atomic-sleep report on v7 (bug 7 when it names swiotlb_kunit_set_memory_encrypted): ${first_sleep:-none}"
 exit $status

@@ -25,6 +25,86 @@
 #define TEST_SEG_BYTES		(IO_TLB_SEGSIZE << IO_TLB_SHIFT)
 #define TEST_MAP_ERROR		((phys_addr_t)DMA_MAPPING_ERROR)
 
+/**
+ * struct test_mem_enc - what the set_memory_{de,en}crypted() seam saw
+ * @active:	Record calls (a test case sets it, and clears it again).
+ * @fail_decrypt: Make set_memory_decrypted() fail with -EIO.
+ * @limit:	Physical limit of the allocation under test.
+ * @decrypted:	Calls of set_memory_decrypted().
+ * @decrypted_high: Of those, calls for pages that end above @limit.
+ * @encrypted:	Calls of set_memory_encrypted().
+ * @encrypted_atomic: Of those, calls outside process context.
+ * @last_decrypted: Address of the last decrypted range.
+ * @last_encrypted: Address of the last range encrypted again.
+ *
+ * See swiotlb_dynamic_kunit.h: swiotlb.c calls the two functions below
+ * instead of the real ones, which they call in turn.
+ */
+static struct test_mem_enc {
+	bool active;
+	bool fail_decrypt;
+	phys_addr_t limit;
+	atomic_t decrypted;
+	atomic_t decrypted_high;
+	atomic_t encrypted;
+	atomic_t encrypted_atomic;
+	unsigned long last_decrypted;
+	unsigned long last_encrypted;
+} test_mem_enc;
+
+static void test_mem_enc_start(phys_addr_t limit, bool fail_decrypt)
+{
+	atomic_set(&test_mem_enc.decrypted, 0);
+	atomic_set(&test_mem_enc.decrypted_high, 0);
+	atomic_set(&test_mem_enc.encrypted, 0);
+	atomic_set(&test_mem_enc.encrypted_atomic, 0);
+	test_mem_enc.last_decrypted = 0;
+	test_mem_enc.last_encrypted = 0;
+	test_mem_enc.limit = limit;
+	test_mem_enc.fail_decrypt = fail_decrypt;
+	smp_store_release(&test_mem_enc.active, true);
+}
+
+static void test_mem_enc_stop(void)
+{
+	WRITE_ONCE(test_mem_enc.active, false);
+	test_mem_enc.fail_decrypt = false;
+}
+
+static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
+					      int numpages)
+{
+	if (smp_load_acquire(&test_mem_enc.active)) {
+		atomic_inc(&test_mem_enc.decrypted);
+		if (__pa(addr) + ((phys_addr_t)numpages << PAGE_SHIFT) - 1 >
+		    test_mem_enc.limit)
+			atomic_inc(&test_mem_enc.decrypted_high);
+		WRITE_ONCE(test_mem_enc.last_decrypted, addr);
+		if (test_mem_enc.fail_decrypt)
+			return -EIO;
+	}
+	/* the parentheses call the function, not the macro of the seam */
+	return (set_memory_decrypted)(addr, numpages);
+}
+
+static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
+					      int numpages)
+{
+	if (smp_load_acquire(&test_mem_enc.active)) {
+		atomic_inc(&test_mem_enc.encrypted);
+		if (!in_task())
+			atomic_inc(&test_mem_enc.encrypted_atomic);
+		WRITE_ONCE(test_mem_enc.last_encrypted, addr);
+		/*
+		 * On a confidential VM this may sleep (it converts the pages
+		 * with the hypervisor). Say so, that CONFIG_DEBUG_ATOMIC_SLEEP
+		 * flags a caller in atomic context here too.
+		 */
+		might_sleep();
+	}
+	return (set_memory_encrypted)(addr, numpages);
+}
+
 enum test_pool_kind {
 	KIND_NONE,
 	KIND_DEFAULT,
@@ -1022,13 +1102,175 @@ static void swiotlb_test_hopeless_no_growth(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 
+/*
+ * Follow-up fix 4: pages for a new pool are checked against the physical
+ * limit before they are decrypted. A limit one page above 4 GiB lets the
+ * first try come from ZONE_NORMAL, above it; the retry from ZONE_DMA32 fits.
+ * v7 decrypts the first pages before it checks them, and frees them
+ * decrypted (shared with the host, on a confidential VM).
+ */
+static void swiotlb_test_decrypt_below_limit(struct kunit *test)
+{
+	phys_addr_t limit = SZ_4G + PAGE_SIZE - 1;
+	struct page *page;
+	int decrypted, high;
+
+	if (max_pfn <= PFN_DOWN(SZ_4G) + 1)
+		kunit_skip(test, "needs memory above 4 GiB");
+	test_mem_enc_start(limit, false);
+	page = swiotlb_alloc_tlb(NULL, PAGE_SIZE, limit, GFP_KERNEL);
+	test_mem_enc_stop();
+	decrypted = atomic_read(&test_mem_enc.decrypted);
+	high = atomic_read(&test_mem_enc.decrypted_high);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_LE(test, page_to_phys(page) + PAGE_SIZE - 1, limit);
+	KUNIT_EXPECT_EQ_MSG(test, high, 0,
+			    "pages above the limit were decrypted");
+	KUNIT_EXPECT_EQ(test, decrypted, 1);
+	KUNIT_EXPECT_EQ(test, test_mem_enc.last_decrypted,
+			(unsigned long)page_address(page));
+	swiotlb_free_tlb(page_address(page), PAGE_SIZE);
+}
+
+/*
+ * Follow-up fix 4: when decryption fails, the pages may be partly
+ * decrypted; they are encrypted again before they are freed. v7 frees them
+ * as they are.
+ */
+static void swiotlb_test_decrypt_failure_reencrypts(struct kunit *test)
+{
+	struct page *page;
+
+	test_mem_enc_start(DMA_BIT_MASK(64), true);
+	page = swiotlb_alloc_tlb(NULL, PAGE_SIZE, DMA_BIT_MASK(64),
+				 GFP_KERNEL);
+	test_mem_enc_stop();
+
+	KUNIT_EXPECT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_mem_enc.decrypted), 1);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&test_mem_enc.encrypted), 1,
+			    "pages that failed to decrypt were freed as they were");
+	KUNIT_EXPECT_EQ(test, test_mem_enc.last_encrypted,
+			test_mem_enc.last_decrypted);
+}
+
+/*
+ * Follow-up fix 7: a transient pool is freed after a grace period, and
+ * freeing encrypts its pages again, which may sleep on a confidential VM.
+ * It must happen in process context. v7 frees the pool in its RCU
+ * callback, in softirq context: this case fails there, and the seam's
+ * might_sleep() makes CONFIG_DEBUG_ATOMIC_SLEEP report it.
+ */
+static void swiotlb_test_free_in_process_context(struct kunit *test)
+{
+	static DEFINE_SPINLOCK(test_lock);
+	struct swiotlb_test_ctx *ctx;
+	unsigned long flags;
+	unsigned int bad;
+	phys_addr_t tlb;
+	int i;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
+	spin_lock_irqsave(&test_lock, flags);
+	bad = test_fill_default_pool_atomic(ctx);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	spin_unlock_irqrestore(&test_lock, flags);
+	test_fill_check(test, ctx, bad);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_ASSERT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
+
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
+	rcu_barrier();
+	/* the fixed series frees from a work item: give it 5 s */
+	for (i = 0; i < 500 && !atomic_read(&test_mem_enc.encrypted); i++)
+		msleep(10);
+	test_mem_enc_stop();
+
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&test_mem_enc.encrypted), 1,
+			    "the transient pool was not freed");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&test_mem_enc.encrypted_atomic),
+			    0, "a pool was freed in atomic context");
+	test_ctx_destroy(test, ctx);
+}
+
 #endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+#ifdef CONFIG_DMA_RESTRICTED_POOL
+/*
+ * Follow-up fix 6: the first device attached to a restricted DMA pool (a
+ * "restricted-dma-pool" reserved-memory node) sets up the pool's
+ * allocator. With DYNAMIC=y, v7 links the pool on a list head it never
+ * initialised, and oopses. x86 has no device tree to declare such a
+ * pool, so this case hands rmem_swiotlb_device_init() a reserved_mem of
+ * its own, as of_reserved_mem_device_init() would.
+ */
+static void swiotlb_test_restricted_pool(struct kunit *test)
+{
+	struct reserved_mem rmem = { .name = "swiotlb-kunit-restricted" };
+	struct device_dma_parameters *parms;
+	struct io_tlb_pool *pool;
+	struct page *page, *orig;
+	struct io_tlb_mem *mem;
+	struct device *dev;
+	phys_addr_t tlb;
+	u64 *mask;
+
+	dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	parms = kunit_kzalloc(test, sizeof(*parms), GFP_KERNEL);
+	mask = kunit_kzalloc(test, sizeof(*mask), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, dev && parms && mask);
+	page = alloc_pages(GFP_KERNEL, get_order(SZ_1M));
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	orig = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	rmem.base = page_to_phys(page);
+	rmem.size = SZ_1M;
+	test_dev_init(dev, parms, mask, &io_tlb_default_mem);
+
+	KUNIT_ASSERT_EQ(test, rmem_swiotlb_device_init(&rmem, dev), 0);
+	mem = rmem.priv;
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	KUNIT_EXPECT_PTR_EQ(test, dev->dma_io_tlb_mem, mem);
+	KUNIT_EXPECT_EQ(test, mem->nslabs, (unsigned long)(SZ_1M >> IO_TLB_SHIFT));
+	KUNIT_EXPECT_TRUE(test, mem->force_bounce && mem->for_alloc);
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&mem->pools));
+	KUNIT_EXPECT_FALSE(test, mem->can_grow);
+#endif
+
+	tlb = swiotlb_tbl_map_single(dev, page_to_phys(orig), SZ_4K, SZ_4K, 0,
+				     DMA_TO_DEVICE, 0);
+	KUNIT_EXPECT_NE(test, tlb, TEST_MAP_ERROR);
+	if (tlb != TEST_MAP_ERROR) {
+		KUNIT_EXPECT_GE(test, tlb, rmem.base);
+		KUNIT_EXPECT_LE(test, tlb + SZ_4K, rmem.base + rmem.size);
+		KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(dev, tlb));
+		swiotlb_tbl_unmap_single(dev, tlb, SZ_4K, DMA_TO_DEVICE, 0);
+	}
+	rmem_swiotlb_device_release(&rmem, dev);
+	KUNIT_EXPECT_PTR_EQ(test, dev->dma_io_tlb_mem, &io_tlb_default_mem);
+
+	pool = &mem->defpool;
+	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+#ifdef CONFIG_DEBUG_FS
+	debugfs_remove_recursive(mem->debugfs);
+#endif
+	kfree(pool->areas);
+	kfree(pool->slots);
+	kfree(mem);
+	__free_page(orig);
+	__free_pages(page, get_order(SZ_1M));
+}
+#endif /* CONFIG_DMA_RESTRICTED_POOL */
 
 /*
  * The cases that show bugs of the plain v7 series (SERIES=v7, see
  * `make test-regressions`) come last, and the two that make v7 write past
  * a transient pool come at the very end, so that the corruption they
- * cause there cannot hide the other results.
+ * cause there cannot hide the other results; only the restricted pool
+ * case, whose oops ends v7's run, comes after them.
  */
 static struct kunit_case swiotlb_dynamic_test_cases[] = {
 	KUNIT_CASE(swiotlb_test_default_pool_serves),
@@ -1046,9 +1288,15 @@ static struct kunit_case swiotlb_dynamic_test_cases[] = {
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_pool_size_capped),
 	KUNIT_CASE(swiotlb_test_hopeless_no_growth),
+	KUNIT_CASE(swiotlb_test_decrypt_below_limit),
+	KUNIT_CASE(swiotlb_test_decrypt_failure_reencrypts),
+	KUNIT_CASE(swiotlb_test_free_in_process_context),
 #endif
 	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
 	KUNIT_CASE(swiotlb_test_alignment),
+#ifdef CONFIG_DMA_RESTRICTED_POOL
+	KUNIT_CASE(swiotlb_test_restricted_pool),
+#endif
 	{}
 };
 
