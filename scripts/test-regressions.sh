@@ -22,6 +22,7 @@ declare -A EXPECTED_V7=(
 	[swiotlb_test_decrypt_below_limit]="bug 4: pages decrypted before the limit check"
 	[swiotlb_test_decrypt_failure_reencrypts]="bug 4: failed decryption frees shared pages"
 	[swiotlb_test_free_in_process_context]="bug 7: pools freed in softirq context"
+	[swiotlb_test_restricted_pool]="bug 6: restricted pool setup oopses (v7's run ends there)"
 	[swiotlb_test_misaligned_full_pool]="bug 1: transient buffer ends past its pool"
 	[swiotlb_test_alignment]="bug 1: transient buffers end past their pools"
 )
@@ -62,5 +63,8 @@ first_warn=$(grep -a -m1 -A2 'WARNING:' "$runs/kunit-v7/console.log" 2>/dev/null
 echo "first WARNING on v7 (bug 3 when it is in __alloc_pages): ${first_warn:-none}"
 first_sleep=$(grep -a -m1 -A3 'BUG: sleeping function called from invalid context' \
 	"$runs/kunit-v7/console.log" 2>/dev/null | sed 's/^\[[ 0-9.]*\] //' | tr '\n' ' ')
+first_oops=$(grep -a -m1 -A6 'BUG: kernel NULL pointer dereference' \
+	"$runs/kunit-v7/console.log" 2>/dev/null | grep -a -m1 'RIP:' | sed 's/^\[[ 0-9.]*\] //')
+echo "first NULL dereference on v7 (bug 6 when it is in add_mem_pool): ${first_oops:-none}"
 echo "first atomic-sleep report on v7 (bug 7 when it names swiotlb_kunit_set_memory_encrypted): ${first_sleep:-none}"
 exit $status
