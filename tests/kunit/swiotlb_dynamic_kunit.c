@@ -382,26 +382,39 @@ static void swiotlb_test_default_pool_serves(struct kunit *test)
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 
 /*
+ * Fill the default pool of @ctx and map @size bytes more, all with a
+ * spinlock held and interrupts off: the map can neither sleep nor wait for
+ * the grow worker, so it must come from a transient pool (or fail).
+ */
+static phys_addr_t test_map_when_full_atomic(struct kunit *test,
+					     struct swiotlb_test_ctx *ctx,
+					     size_t size)
+{
+	static DEFINE_SPINLOCK(test_lock);
+	unsigned long flags;
+	unsigned int bad;
+	phys_addr_t tlb;
+
+	spin_lock_irqsave(&test_lock, flags);
+	bad = test_fill_default_pool_atomic(ctx);
+	tlb = test_map(ctx, ctx->orig, size, 0, DMA_TO_DEVICE, 0);
+	spin_unlock_irqrestore(&test_lock, flags);
+	test_fill_check(test, ctx, bad);
+	return tlb;
+}
+
+/*
  * 2. Exhausted in atomic context, the next map comes from a transient
  * pool, which is gone after unmap and a grace period.
  */
 static void swiotlb_test_transient_when_full(struct kunit *test)
 {
-	static DEFINE_SPINLOCK(test_lock);
 	struct swiotlb_test_ctx *ctx;
 	struct io_tlb_pool *pool;
-	unsigned long flags;
-	unsigned int bad;
 	phys_addr_t tlb;
 
 	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
-
-	spin_lock_irqsave(&test_lock, flags);
-	bad = test_fill_default_pool_atomic(ctx);
-	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
-	spin_unlock_irqrestore(&test_lock, flags);
-
-	test_fill_check(test, ctx, bad);
+	tlb = test_map_when_full_atomic(test, ctx, SZ_4K);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
 	KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(&ctx->dev, tlb));
@@ -1164,19 +1177,12 @@ static void swiotlb_test_decrypt_failure_reencrypts(struct kunit *test)
  */
 static void swiotlb_test_free_in_process_context(struct kunit *test)
 {
-	static DEFINE_SPINLOCK(test_lock);
 	struct swiotlb_test_ctx *ctx;
-	unsigned long flags;
-	unsigned int bad;
 	phys_addr_t tlb;
 	int i;
 
 	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
-	spin_lock_irqsave(&test_lock, flags);
-	bad = test_fill_default_pool_atomic(ctx);
-	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
-	spin_unlock_irqrestore(&test_lock, flags);
-	test_fill_check(test, ctx, bad);
+	tlb = test_map_when_full_atomic(test, ctx, SZ_4K);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	KUNIT_ASSERT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
 
