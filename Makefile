@@ -48,7 +48,7 @@ QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-ba
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-smoke clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-smoke test-debug clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -71,6 +71,7 @@ help:
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions the KUnit cases of the follow-up fixes on SERIES=v7 and full"
+	@echo "  make test-debug       KUnit and fio verify + kmemleak on a KASAN/lockdep kernel (issue 8)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
 	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
@@ -169,6 +170,17 @@ kunit: $(INITRD)
 kunit-nodyn: $(INITRD)
 	@rm -f $(RESULTS_FILE)
 	-@scripts/kunit.sh $(SERIES) n
+	@scripts/summarize.sh
+
+# Issue 8, first part: the KUnit suite and a verified fio load with a
+# kmemleak scan on a debug kernel (configs/debug.config: KASAN, lockdep,
+# kmemleak, ...) built from the KUnit tree of the full series.  A fifth
+# kernel, so not in make test.
+DEBUG_BZ := $(B)/obj/kunit-full-dyny-debug/$(BZ)
+test-debug: $(INITRD)
+	@rm -f $(RESULTS_FILE)
+	-@KUNIT_DEBUG=1 scripts/stage.sh kunit-debug scripts/kunit.sh full y
+	-@BZIMAGE_patched=$(DEBUG_BZ) scripts/stage.sh qemu-debug scripts/qemu-test.sh tests/scenarios/debug.conf
 	@scripts/summarize.sh
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the

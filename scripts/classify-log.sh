@@ -30,6 +30,7 @@ RCU stall	rcu: INFO: .*detected stalls? on
 RCU stall	rcu_(sched|preempt|bh) (self-)?detected stall
 KASAN	BUG: KASAN|KASAN:
 UBSAN	UBSAN:
+kmemleak	kmemleak: [0-9]+ new suspected memory leaks
 lockdep	possible (circular|recursive) locking dependency|inconsistent lock state|bad unlock balance
 BUG	kernel BUG at|BUG: 
 Oops	Oops: |general protection fault

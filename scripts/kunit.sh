@@ -15,7 +15,10 @@
 # swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
 # DMA mask case has memory above 4 GiB to avoid.
 #
-# Records PASS/FAIL "kunit[-SERIES][-nodyn]: CASE" lines; a crash or a
+# KUNIT_DEBUG=1 adds configs/debug.config (KASAN, lockdep, kmemleak, ...;
+# issue 8) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
+#
+# Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug]: CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
 # Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
 set -euo pipefail
@@ -35,6 +38,10 @@ runs=$build/runs
 name=kunit
 [ "$series" = full ] || name=$name-$series
 [ "$dyn" = y ] || name=$name-nodyn
+if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
+	obj=$obj-debug
+	name=$name-debug
+fi
 out=$runs/$name
 
 "$top/scripts/get-source.sh" "$tree"
@@ -62,6 +69,7 @@ done
 frags=("$top/configs/qemu-x86_64.config")
 [ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
 frags+=("$top/configs/kunit.config")
+[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
 mkdir -p "$obj"
 stamp=$obj/.fragments
 if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then

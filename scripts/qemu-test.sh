@@ -138,6 +138,12 @@ for c in $CHECKS; do
 		else
 			check FAIL counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset) with $(val used_after) in use, transient slots after the load $(val transient_after)"
 		fi ;;
+	no-leaks)
+		if [ "$(val kmemleak_leaks)" = 0 ]; then
+			check PASS no-leaks "kmemleak suspects no object after the load"
+		else
+			check FAIL no-leaks "kmemleak: $(val kmemleak_leaks) suspected leaks (-1: no kmemleak in this kernel)"
+		fi ;;
 	stall-in-swiotlb)
 		# The crash report must show the CPU spinning in the slot search,
 		# not some other bug. If every CPU spins with interrupts off no
