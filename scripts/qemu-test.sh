@@ -12,7 +12,7 @@
 #
 # Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
 # Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
-# (default build/qemu).  A scenario's own SMP/TEST_TIMEOUT win over SMP.
+# (default build/qemu).  A scenario's own SMP, TEST_TIMEOUT and BOOT_TIMEOUT win.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,7 @@ esac
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
 out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
 smp=${SMP:-2}
-export TEST_TIMEOUT
+export TEST_TIMEOUT BOOT_TIMEOUT
 
 echo "=== qemu.$name: $DESCRIPTION"
 disk_opts=()
