@@ -2,6 +2,7 @@
 # Tell how a test VM run ended, from its saved console log and result file.
 #
 # usage: scripts/classify-log.sh CONSOLE_LOG [RESULT_FILE]
+#        scripts/classify-log.sh --reports CONSOLE_LOG
 #
 # Prints one line "VERDICT: reason" and exits with its status from lib.sh:
 #   PASS     EX_OK       the guest reported exit=0 and the kernel said nothing bad
@@ -12,12 +13,24 @@
 #   TIMEOUT  EX_TIMEOUT  no crash report, and the host stopped the VM at a
 #                        boot or test timeout (even if a result came in
 #                        while it stopped), or there is no result at all
+# A crash verdict names the guest's step that was running when the report
+# came ("harness: step NAME" lines of tests/guest/debug-load.sh).
+# The stack dump of a failed page allocation ("page allocation failure",
+# up to its "Mem-Info:") is the allocator's own report of an allocation
+# that was allowed to fail, not a bug: it does not count.
+# --reports prints the number of report lines in the log instead.
 # It only reads files, so it works on logs saved by earlier runs (see
 # tests/harness/); scripts/qemu-run.sh calls it after every run.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+count=0
+if [ "${1:-}" = --reports ]; then
+	count=1
+	shift
+	[ $# -eq 1 ] || die $EX_USAGE "usage: $0 --reports CONSOLE_LOG"
+fi
 [ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 CONSOLE_LOG [RESULT_FILE]"
 log=$1 result=${2:-}
 [ -f "$log" ] || die $EX_MISSING "no console log $log"
@@ -35,19 +48,37 @@ lockdep	possible (circular|recursive) locking dependency|inconsistent lock state
 BUG	kernel BUG at|BUG: 
 Oops	Oops: |general protection fault
 WARNING	WARNING: 
+OOM	invoked oom-killer:|Out of memory: Kill
 call trace	Call Trace:'
 
-# The first crash line in the log, with its category (the earliest report
-# is the cause; what follows it is often only a consequence).
-first_crash() {
-	awk -v pats="$crash_patterns" '
+# The crash lines in the log, with their category and step: the first one
+# only (the earliest report is the cause; what follows it is often only a
+# consequence), or how many there are (ALL=1).
+crash_lines() {
+	tr -d '\r' < "$log" | awk -v pats="$crash_patterns" -v all="$1" '
 		BEGIN { n = split(pats, lines, "\n")
 			for (i = 1; i <= n; i++) { split(lines[i], f, "\t"); cat[i] = f[1]; re[i] = f[2] } }
-		{ for (i = 1; i <= n; i++) if ($0 ~ re[i]) { printf "%s (line %d): %s\n", cat[i], NR, $0; exit } }
-	' "$log" | tr -d '\r'
+		match($0, /harness: step [^ ]+/) { step = substr($0, RSTART + 14, RLENGTH - 14) }
+		/page allocation failure: order:/ { alloc_fail = 1 }
+		/Mem-Info:/ { alloc_fail = 0 }
+		{ for (i = 1; i <= n; i++) {
+			if ($0 !~ re[i] || (alloc_fail && cat[i] == "call trace"))
+				continue
+			found++
+			if (!all) {
+				printf "%s (line %d%s): %s\n", cat[i], NR, step == "" ? "" : ", step " step, $0
+				exit
+			}
+			break
+		} }
+		END { if (all) print found + 0 }'
 }
 
-crash=$(first_crash)
+if [ "$count" = 1 ]; then
+	crash_lines 1
+	exit $EX_OK
+fi
+crash=$(crash_lines 0)
 if [ -n "$crash" ]; then
 	echo "CRASH: $crash"
 	exit $EX_CRASH

@@ -24,6 +24,25 @@ while read -r name want; do
 	fi
 done < "$here/expected"
 
+# A crash verdict names the step of debug-load.sh that was running, and
+# --reports counts report lines (the allocator's own dump does not count).
+out=$("$PROJECT_TOP/scripts/classify-log.sh" "$here/logs/kasan-in-step.log" 2>&1)
+if [[ "$out" == "CRASH: KASAN (line 4, step inject_random): "* ]]; then
+	record PASS harness.classify.names-step "$out"
+else
+	record FAIL harness.classify.names-step "want the KASAN line and step inject_random, got: $out"
+	status=1
+fi
+got=$(for l in kasan-in-step alloc-failure pass; do
+	"$PROJECT_TOP/scripts/classify-log.sh" --reports "$here/logs/$l.log"
+done | tr '\n' ' ')
+if [ "$got" = "2 0 0 " ]; then
+	record PASS harness.classify.reports "report lines: kasan-in-step 2, alloc-failure 0, pass 0"
+else
+	record FAIL harness.classify.reports "report lines of kasan-in-step, alloc-failure, pass: want 2 0 0, got $got"
+	status=1
+fi
+
 # The CPU dump of a timed-out guest (a real livelock: one vCPU spinning in
 # the slot search, one idle) names the functions the vCPUs were in.
 out=$("$PROJECT_TOP/scripts/cpu-sites.sh" "$here/logs/livelock.cpus.txt" \
