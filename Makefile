@@ -42,9 +42,9 @@ export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
 export INITRD
 
 # Scenarios in tests/scenarios/NAME.conf, run in this order.
-QEMU_PATCHED := qemu-grow qemu-default qemu-nvme
+QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
 QEMU_BASE := qemu-base-small test-livelock-base
-QEMU_STAGES := qemu-grow qemu-default qemu-base-small qemu-nvme test-livelock-base
+QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
@@ -58,6 +58,7 @@ help:
 	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
+	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (issue 9)"
 	@echo "  make qemu-default     patched, swiotlb=force (64 MiB): the pool must not grow"
 	@echo "  make qemu-base-small  base, swiotlb=512,force: nslabs constant, 'buffer is full' noted"
 	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (issue 10)"

@@ -70,6 +70,23 @@ val() { echo "${m[$1]:--1}"; }
 full=$(grep -ac 'swiotlb buffer is full' "$out/console.log")
 min_kib=${MIN_KIB:-524288}
 
+# in_step STEP REGEX: console lines matching REGEX after the guest's
+# "harness: step STEP" line and before its next step (tests/guest/debug-load.sh).
+in_step() {
+	tr -d '\r' < "$out/console.log" |
+	awk -v step="$1" -v re="$2" '/^harness: step / { cur = $3; next }
+		cur == step && $0 ~ re { n++ } END { print n + 0 }'
+}
+worker_failed() { in_step "$1" 'Failed to allocate new pool'; }
+# fio_fine PREFIX: empty if the fio run of a step verified, else why not.
+fio_fine() {
+	if [ "$(val "$1fio_status")" = 0 ] && [ "$(val "$1fio_errors")" = 0 ] &&
+	   [ "$(val "$1fio_jobs")" -gt 0 ] && [ "$(val "$1read_kib")" -gt 0 ]; then
+		return
+	fi
+	echo "fio status $(val "$1fio_status"), errors $(val "$1fio_errors"), job reports $(val "$1fio_jobs"), $(val "$1read_kib") KiB verified"
+}
+
 for c in $CHECKS; do
 	case "$c" in
 	fio-ok)
@@ -143,6 +160,102 @@ for c in $CHECKS; do
 			check PASS no-leaks "kmemleak suspects no object after the load"
 		else
 			check FAIL no-leaks "kmemleak: $(val kmemleak_leaks) suspected leaks (-1: no kmemleak in this kernel)"
+		fi ;;
+	inject-all)
+		# Every grow fails, and says so; fio still verifies (a mapping
+		# that finds no slot is retried by the block layer).
+		p=inject_all. why=$(fio_fine inject_all.) wf=$(worker_failed inject_all)
+		facts="$(val ${p}page_injected) page allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after) (largest sampled $(val ${p}nslabs_max)), worker failures logged $wf, 'buffer is full' $(in_step inject_all 'swiotlb buffer is full') times"
+		if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
+		   [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
+		   [ "$(val ${p}nslabs_after)" = "$(val ${p}nslabs_boot)" ] &&
+		   [ "$(val ${p}nslabs_max)" = "$(val ${p}nslabs_boot)" ] && [ "$wf" -gt 0 ]; then
+			check PASS inject-all "data verified; $facts"
+		else
+			check FAIL inject-all "${why:-data verified}; $facts (want failures injected and logged, no growth)"
+		fi ;;
+	resume)
+		p=resume. why=$(fio_fine resume.)
+		if [ -z "$why" ] && [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
+		   [ "$(val ${p}nslabs_after)" -gt "$(val ${p}nslabs_boot)" ]; then
+			check PASS resume "injection off: io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), data verified"
+		else
+			check FAIL resume "${why:-data verified}; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), want growth once injection stops"
+		fi ;;
+	inject-random)
+		p=inject_random. why=$(fio_fine inject_random.)
+		facts="$(val ${p}page_injected) page and $(val ${p}slab_injected) slab allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), $(val ${p}transient_freed) transient pools, worker failures logged $(worker_failed inject_random)"
+		if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
+		   [ "$(val ${p}slab_injected)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
+			check PASS inject-random "data verified; $facts"
+		else
+			check FAIL inject-random "${why:-data verified}; $facts; transient slots left $(val ${p}transient_after) (want failures of both kinds, none left)"
+		fi ;;
+	pressure)
+		# The grow worker cannot get 1 MiB and says so; transient pools
+		# (single pages for the 4 KiB job) still serve; fio verifies.
+		p=pressure. why=$(fio_fine pressure.) wf=$(worker_failed pressure)
+		facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB under pressure, worker failures logged $wf, $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
+		if [ -z "$why" ] && [ "$(val ${p}hog_ready)" = 1 ] && [ "$(val ${p}hog_alive)" = 1 ] &&
+		   [ "$wf" -gt 0 ] && [ "$(val ${p}transient_freed)" -gt 0 ]; then
+			check PASS pressure "data verified; $facts"
+		else
+			check FAIL pressure "${why:-data verified}; $facts (want a logged worker failure and transient pools)"
+		fi ;;
+	shrink-loop)
+		p=shrink_loop. why=$(fio_fine shrink_loop.)
+		if [ -z "$why" ] && [ "$(val ${p}pools_freed)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
+			check PASS shrink-loop "data verified while the shrinker freed $(val ${p}pools_freed) pools; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after)"
+		else
+			check FAIL shrink-loop "${why:-data verified}; pools freed $(val ${p}pools_freed) (-1: no CONFIG_SWIOTLB_SHRINK), transient slots left $(val ${p}transient_after)"
+		fi ;;
+	figures)
+		# Issue 8's figures, in one line; fails only if one is missing
+		# or a kernel report was found.
+		inj=0 tr=0 w=0 r=0 missing=''
+		for p in '' inject_all. resume. inject_random. pressure. shrink_loop.; do
+			for k in transient_freed write_kib read_kib; do
+				[ "$(val "$p$k")" -ge 0 ] || missing="$missing $p$k"
+			done
+			tr=$(( tr + $(val "${p}transient_freed") ))
+			w=$(( w + $(val "${p}write_kib") )) r=$(( r + $(val "${p}read_kib") ))
+		done
+		for p in inject_all. inject_random.; do
+			inj=$(( inj + $(val "${p}page_injected") + $(val "${p}slab_injected") ))
+		done
+		reports=$("$(dirname "$0")/classify-log.sh" --reports "$out/console.log")
+		facts="injected failures $inj, $((w / 1024)) MiB written and $((r / 1024)) MiB verified, $tr maps served from transient pools, $reports kernel report lines"
+		if [ -z "$missing" ] && [ "$reports" = 0 ]; then
+			check PASS figures "$facts"
+		else
+			check FAIL figures "$facts${missing:+; missing:$missing}"
+		fi ;;
+	spikes-ok)
+		why="$(fio_fine spike1.)$(fio_fine spike2.)"
+		if [ -z "$why" ]; then
+			check PASS spikes-ok "both spikes verified: $(( ($(val spike1.read_kib) + $(val spike2.read_kib)) / 1024 )) MiB"
+		else
+			check FAIL spikes-ok "$why"
+		fi ;;
+	shrinks)
+		# Grown by the first spike, back to the boot size after
+		# drop_caches, with only the default pool left.
+		nb=$(val nslabs_boot) nbs=$(val nslabs_before_shrink) nas=$(val nslabs_after_shrink)
+		pinned=$(( (nbs - nb) * 2 / 1024 ))
+		freed_kib=$(( $(val memfree_after_shrink) - $(val memfree_before_shrink) ))
+		facts="io_tlb_nslabs $nb -> $nbs after the spike ($pinned MiB of pools pinned) -> $nas after drop_caches; pools $(val pools_before_shrink) -> $(val pools_after_shrink); MemFree +$((freed_kib / 1024)) MiB"
+		if [ "$nb" -gt 0 ] && [ "$nbs" -gt "$nb" ] && [ "$nas" = "$nb" ] &&
+		   [ "$(val pools_after_shrink)" = 1 ]; then
+			check PASS shrinks "$facts"
+		else
+			check FAIL shrinks "$facts (want growth, then the boot size and one pool)"
+		fi ;;
+	regrows)
+		if [ "$(val spike2.nslabs_after)" -gt "$(val nslabs_after_shrink)" ] &&
+		   [ "$(val pools_freed)" -gt 0 ]; then
+			check PASS regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike; pools grown $(val pools_grown), freed $(val pools_freed)"
+		else
+			check FAIL regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike, pools grown $(val pools_grown), freed $(val pools_freed) (want growth again)"
 		fi ;;
 	stall-in-swiotlb)
 		# The crash report must show the CPU spinning in the slot search,

@@ -4,9 +4,10 @@
 SWIOTLB=/sys/kernel/debug/swiotlb
 
 # report KEY VALUE: one measurement, to the result port and to the console.
+# REPORT_PREFIX, if set, goes before KEY (the steps of debug-load.sh).
 report() {
-	echo "$1=$2" >> "$HARNESS_RESULT"
-	echo "harness: $1=$2"
+	echo "${REPORT_PREFIX:-}$1=$2" >> "$HARNESS_RESULT"
+	echo "harness: ${REPORT_PREFIX:-}$1=$2"
 }
 
 # fail MESSAGE: say why a test fails.

@@ -1203,6 +1203,225 @@ static void swiotlb_test_free_in_process_context(struct kunit *test)
 
 #endif /* CONFIG_SWIOTLB_DYNAMIC */
 
+#ifdef CONFIG_SWIOTLB_SHRINK
+/*
+ * The shrinker of "swiotlb: free idle dynamic memory pools" (issue 9).
+ * The cases call its helpers on a private allocator, with an explicit
+ * "idle since" time, instead of the registered shrinker, which works on
+ * the system's allocator.
+ */
+
+/*
+ * Wait (up to 5 s) until @n pools have been freed since
+ * test_mem_enc_start(): freeing a pool encrypts its buffer again, once.
+ * Then stop recording.
+ */
+static void test_wait_freed(struct kunit *test, int n)
+{
+	int i;
+
+	rcu_barrier();
+	for (i = 0; i < 500 && atomic_read(&test_mem_enc.encrypted) < n; i++)
+		msleep(10);
+	test_mem_enc_stop();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&test_mem_enc.encrypted), n,
+			    "pools freed");
+	KUNIT_EXPECT_EQ_MSG(test,
+			    atomic_read(&test_mem_enc.encrypted_atomic), 0,
+			    "a pool was freed in atomic context");
+}
+
+/*
+ * Grow @ctx by one dynamic pool, unmap everything, and wait until the
+ * transient pool that served meanwhile is gone. Return the new pool.
+ */
+static struct io_tlb_pool *test_grow_then_idle(struct kunit *test,
+					       struct swiotlb_test_ctx *ctx)
+{
+	struct io_tlb_pool *pool;
+	int transient = 0;
+	unsigned int i;
+	phys_addr_t tlb;
+
+	test_fill_default_pool(test, ctx);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	flush_work(&ctx->mem.dyn_alloc);
+	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	KUNIT_ASSERT_PTR_NE(test, pool, &ctx->mem.defpool);
+
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	for (i = 0; i < ctx->nfill; i++) {
+		if (test_kind_of(ctx, ctx->fill[i]) == KIND_TRANSIENT)
+			transient++;
+		test_unmap(ctx, ctx->fill[i], ctx->fill_size[i],
+			   DMA_TO_DEVICE);
+	}
+	ctx->nfill = 0;
+	test_wait_freed(test, transient);
+	return pool;
+}
+
+/*
+ * Grown, then unmapped: the scan frees the dynamic pool, after a grace
+ * period and in process context, and the allocator is back to its
+ * default pool, which still serves.
+ */
+static void swiotlb_test_shrink_frees_idle(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs, grown;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	nslabs = ctx->mem.nslabs;
+	pool = test_grow_then_idle(test, ctx);
+	grown = pool->nslabs;
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs + grown);
+	KUNIT_EXPECT_EQ(test, ctx->mem.pools_grown, 1UL);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies), grown);
+
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			grown);
+	test_wait_freed(test, 1);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+	KUNIT_EXPECT_EQ(test, ctx->mem.pools_freed, 1UL);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies), 0UL);
+
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_DEFAULT);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	test_ctx_destroy(test, ctx);
+}
+
+/* A pool with one slot in use is never freed; once unmapped, it is. */
+static void swiotlb_test_shrink_keeps_used(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	pool = test_grow_then_idle(test, ctx);
+	nslabs = ctx->mem.nslabs;
+
+	/* the newest pool is searched first */
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_ASSERT_PTR_EQ(test, test_pool_of(ctx, tlb), pool);
+
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies), 0UL);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			0UL);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), pool);
+	/* still in service: the next map may use it too */
+	KUNIT_EXPECT_FALSE(test, pool->areas[0].retired);
+
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			pool->nslabs);
+	test_wait_freed(test, 1);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, ctx->mem.defpool.nslabs);
+	test_ctx_destroy(test, ctx);
+}
+
+/* A pool used within the hysteresis window is kept. */
+static void swiotlb_test_shrink_hysteresis(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs, window = msecs_to_jiffies(5000);
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	pool = test_grow_then_idle(test, ctx);
+	nslabs = ctx->mem.nslabs;
+
+	/* used (its slots given back) just now, so not idle for 5 s */
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies - window),
+			0UL);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX,
+					     jiffies - window), 0UL);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs);
+	KUNIT_EXPECT_FALSE(test, pool->areas[0].retired);
+
+	/* the window as the shrinker computes it from the tunable */
+	KUNIT_EXPECT_TRUE(test, time_before(swiotlb_shrink_since(),
+					    pool->areas[0].last_used) ||
+			  swiotlb_shrink_delay_ms == 0);
+
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			pool->nslabs);
+	test_wait_freed(test, 1);
+	test_ctx_destroy(test, ctx);
+}
+
+/*
+ * Threads map, bounce, check and unmap while the main thread frees every
+ * idle pool it can, over and over (KASAN sees any use after free).
+ */
+static void swiotlb_test_shrink_concurrent(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct test_thread *threads;
+	atomic_t errors = ATOMIC_INIT(0);
+	atomic_t maps = ATOMIC_INIT(0);
+	unsigned int cpu, n, done, nthreads = 2 * num_online_cpus();
+	unsigned long scans = 0;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	threads = kunit_kzalloc(test, array_size(sizeof(*threads), nthreads),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+
+	for (n = 0; n < nthreads; n++) {
+		struct task_struct *task;
+
+		cpu = cpumask_nth(n % num_online_cpus(), cpu_online_mask);
+		threads[n].ctx = ctx;
+		threads[n].errors = &errors;
+		threads[n].maps = &maps;
+		init_completion(&threads[n].done);
+		task = kthread_create(test_thread_fn, &threads[n],
+				      "swiotlb-kunit/%u", n);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+		kthread_bind(task, cpu);
+		wake_up_process(task);
+	}
+	do {
+		swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies);
+		scans++;
+		usleep_range(50, 200);
+		for (done = 0, n = 0; n < nthreads; n++)
+			done += completion_done(&threads[n].done);
+	} while (done < nthreads);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&maps), 0);
+	KUNIT_EXPECT_GT_MSG(test, ctx->mem.pools_freed, 0UL,
+			    "no pool was freed while the threads mapped");
+	flush_work(&ctx->mem.dyn_alloc);
+	rcu_barrier();
+	swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies);
+	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, ctx->mem.defpool.nslabs);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
+	kunit_info(test, "%d maps by %u threads, %lu scans, %lu pools grown, %lu freed\n",
+		   atomic_read(&maps), nthreads, scans, ctx->mem.pools_grown,
+		   ctx->mem.pools_freed);
+	rcu_barrier();
+	test_ctx_destroy(test, ctx);
+}
+
+#endif /* CONFIG_SWIOTLB_SHRINK */
+
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 /*
  * Follow-up fix 6: the first device attached to a restricted DMA pool (a
@@ -1300,6 +1519,12 @@ static struct kunit_case swiotlb_dynamic_test_cases[] = {
 #endif
 	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
 	KUNIT_CASE(swiotlb_test_alignment),
+#ifdef CONFIG_SWIOTLB_SHRINK
+	KUNIT_CASE(swiotlb_test_shrink_frees_idle),
+	KUNIT_CASE(swiotlb_test_shrink_keeps_used),
+	KUNIT_CASE(swiotlb_test_shrink_hysteresis),
+	KUNIT_CASE(swiotlb_test_shrink_concurrent),
+#endif
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 	KUNIT_CASE(swiotlb_test_restricted_pool),
 #endif

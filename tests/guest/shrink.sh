@@ -1,0 +1,46 @@
+#!/bin/sh
+# shrink JOB: issue 9, the shrinker of CONFIG_SWIOTLB_SHRINK, in three
+# steps, with io_tlb_shrink_delay_ms set to 1000:
+#   spike1  fio verify JOB: the swiotlb grows
+#   shrink  2 s later (the pools are idle), echo 2 > drop_caches runs the
+#           shrinkers: the swiotlb is back to its boot size
+#   spike2  JOB again: it grows again
+# Reports fio-verify.sh's keys with the prefixes spike1. and spike2., and
+#   nslabs_boot                         io_tlb_nslabs before spike1
+#   nslabs_before_shrink, nslabs_after_shrink
+#   pools_before_shrink, pools_after_shrink   io_tlb_pools
+#   memfree_before_shrink, memfree_after_shrink  MemFree, KiB
+#   pools_grown, pools_freed            the counters after spike2
+#   nslabs_after                        io_tlb_nslabs at the end
+# Exit status: 0, or 1 if a step could not run or fio failed.
+. /tests/lib.sh
+
+job=$1
+status=0
+[ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ] ||
+	{ fail "no io_tlb_shrink_delay_ms: a kernel without CONFIG_SWIOTLB_SHRINK"; exit 1; }
+echo 1000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+memfree() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
+
+report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
+echo "harness: step spike1"
+REPORT_PREFIX=spike1. /tests/fio-verify.sh "$1" || status=1
+
+echo "harness: step shrink"
+report nslabs_before_shrink "$(swiotlb_read io_tlb_nslabs)"
+report pools_before_shrink "$(swiotlb_read io_tlb_pools)"
+report memfree_before_shrink "$(memfree)"
+sleep 2
+echo 2 > /proc/sys/vm/drop_caches || { fail "cannot write drop_caches"; status=1; }
+# The pools go after an RCU grace period, from a work item.
+sleep 1
+report nslabs_after_shrink "$(swiotlb_read io_tlb_nslabs)"
+report pools_after_shrink "$(swiotlb_read io_tlb_pools)"
+report memfree_after_shrink "$(memfree)"
+
+echo "harness: step spike2"
+REPORT_PREFIX=spike2. /tests/fio-verify.sh "$job" || status=1
+report pools_grown "$(swiotlb_read io_tlb_pools_grown)"
+report pools_freed "$(swiotlb_read io_tlb_pools_freed)"
+report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
+exit "$status"
