@@ -44,6 +44,13 @@ if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
 fi
 out=$runs/$name
 
+# A tree patched with an older version of the series starts over (as the
+# Makefile does for build/src/full): the hook and the suite go in again.
+want=$(for p in $("$top/scripts/list-series.sh" "$series"); do basename "$p"; done)
+if [ -f "$tree/.series-applied" ] && [ "$(cat "$tree/.series-applied")" != "$want" ]; then
+	info "the series changed since $tree was patched: extracting it again"
+	rm -rf "$tree"
+fi
 "$top/scripts/get-source.sh" "$tree"
 "$top/scripts/apply-series.sh" "$tree" "$series"
 # The tree keeps a copy of the hook it has applied in .kunit-hook: when the

@@ -10,6 +10,8 @@
 #   /usr/bin/fio + libs    Debian's fio and every library ldd lists for it
 #   /usr/bin/dma_map_benchmark
 #                          the kernel's selftest, built static from TREE
+#   /usr/bin/memhog        tests/guest/memhog.c, built static (memory
+#                          pressure for the debug kernel's run)
 # TREE only provides tools/testing/selftests/dma/dma_map_benchmark.c and
 # include/linux/map_benchmark.h; the header is copied into a private include
 # directory because the tree's include/ clashes with glibc's headers.
@@ -40,6 +42,8 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,tests/fio} "$work/i
 cp "$hdr" "$work/include/linux/"
 run gcc -static -O2 -I"$work/include" -o "$root/usr/bin/dma_map_benchmark" "$src" ||
 	die $EX_BUILD "cannot build dma_map_benchmark"
+run gcc -static -O2 -Wall -o "$root/usr/bin/memhog" "$PROJECT_TOP/tests/guest/memhog.c" ||
+	die $EX_BUILD "cannot build tests/guest/memhog.c"
 
 # busybox and its applet links.
 cp "$busybox" "$root/bin/busybox"

@@ -1,24 +1,207 @@
 #!/bin/sh
-# debug-load JOBFILE: issue 8's load for the debug kernel: the fio verify
-# job of fio-verify.sh (same reports), then a kmemleak scan.  Reports also
-#   kmemleak_leaks   objects kmemleak suspects after the load (-1: the
-#                    kernel has no kmemleak); the suspects go to the console
-# Exit status: that of fio-verify.sh.
+# debug-load VERIFY_JOB SPIKE_JOB: issue 8 on the debug kernel, in steps.
+# Each step prints "harness: step NAME" first (scripts/classify-log.sh
+# names the step a kernel report came in) and reports fio-verify.sh's keys
+# with the prefix "NAME." (none for verify), and the keys below.
+#   verify         VERIFY_JOB: fio verify, 4 KiB to 256 KiB, 1 and 4 jobs
+#   inject_all     SPIKE_JOB while every page allocation of order 5 or more
+#                  fails: the grow worker's 1 MiB buffers, and the buffers
+#                  of transient pools of 128 KiB and more
+#   resume         SPIKE_JOB with injection off: the pool grows again
+#   inject_random  SPIKE_JOB while those allocations fail at 50 %, and
+#                  non-sleeping slab allocations (the transient path's
+#                  GFP_NOWAIT ones, virtio's GFP_ATOMIC ones) at 5 %
+#   pressure       SPIKE_JOB while memhog holds nearly all memory and has
+#                  given some back as single pages
+#   shrink_loop    SPIKE_JOB while drop_caches runs the swiotlb shrinker
+#                  every 0.5 s with io_tlb_shrink_delay_ms 0 (only with
+#                  CONFIG_SWIOTLB_SHRINK; pools_freed: -1 without it)
+#   leaks          a kmemleak scan
+# Each step after verify first lets the shrinker (CONFIG_SWIOTLB_SHRINK)
+# free the pools grown so far, so that its spike overflows the boot-size
+# pool again (nslabs_reset: io_tlb_nslabs then).
+# Keys of every fio step:
+#   page_injected, slab_injected  failures injected (fail_page_alloc's and
+#                  failslab's "times" count down from INJECT_TIMES)
+#   transient_freed  transient pools freed; each served one mapping
+#   worker_runs    runs of the grow worker (swiotlb_dyn_alloc)
+#   alloc_tlb      buffer allocations the swiotlb tried (swiotlb_alloc_tlb)
+#                  (the three from the function profiler; -1 if absent)
+# pressure also: hog_ready, hog_alive (1 or 0), memfree_kib under pressure.
+# leaks: kmemleak_leaks (objects suspected; -1: no kmemleak).
+# Exit status: 0, or 1 if a step failed (the host judges the figures).
 . /tests/lib.sh
 
-/tests/fio-verify.sh "$1"
-status=$?
+verify_job=$1 spike_job=$2
+FPA=/sys/kernel/debug/fail_page_alloc
+FSL=/sys/kernel/debug/failslab
+TRACING=/sys/kernel/debug/tracing
+INJECT_TIMES=1000000
+PROFILED="swiotlb_dyn_free swiotlb_dyn_alloc swiotlb_alloc_tlb*"
+status=0
+
+step() {
+	STEP=$1
+	REPORT_PREFIX=
+	[ "$1" = verify ] || REPORT_PREFIX=$1.
+	export REPORT_PREFIX
+	echo "harness: step $1"
+}
+
+# hits NAME: calls of NAME (or NAME.constprop.0 ...) since profiling began,
+# summed over the CPUs; -1 without the profiler.
+hits() {
+	[ -e "$TRACING/function_profile_enabled" ] || { echo -1; return; }
+	awk -v f="$1" '$1 == f || index($1, f ".") == 1 { n += $2 } END { print n + 0 }' \
+		"$TRACING"/trace_stat/function*
+}
+
+profile_start() {
+	if [ -e "$TRACING/function_profile_enabled" ] &&
+	   echo "$PROFILED" > "$TRACING/set_ftrace_filter"; then
+		echo 1 > "$TRACING/function_profile_enabled"
+	else
+		fail "no function profiler for $PROFILED"
+		status=1
+	fi
+}
+
+# inject PAGE_PERCENT SLAB_PERCENT: page allocations of order 5 or more,
+# sleeping or not, and non-sleeping slab allocations fail at these rates.
+inject() {
+	for d in "$FPA" "$FSL"; do
+		echo 0 > "$d/probability"
+		echo 1 > "$d/interval"
+		echo 0 > "$d/space"
+		echo 0 > "$d/verbose"
+		echo N > "$d/task-filter"
+		echo "$INJECT_TIMES" > "$d/times"
+	done
+	echo N > "$FPA/ignore-gfp-wait"
+	echo 5 > "$FPA/min-order"
+	echo Y > "$FSL/ignore-gfp-wait"
+	echo "$1" > "$FPA/probability"
+	echo "$2" > "$FSL/probability"
+}
+
+# inject_stop: no more failures; report how many there were.
+inject_stop() {
+	echo 0 > "$FPA/probability"
+	echo 0 > "$FSL/probability"
+	report page_injected $((INJECT_TIMES - $(cat "$FPA/times")))
+	report slab_injected $((INJECT_TIMES - $(cat "$FSL/times")))
+}
+
+# shrink_to_boot: with CONFIG_SWIOTLB_SHRINK, let the shrinker (delay 0,
+# drop_caches) free every grown pool, so that the next spike starts from
+# the boot size and overflows it again; report nslabs_reset.
+shrink_to_boot() {
+	if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
+		echo 0 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+		echo 2 > /proc/sys/vm/drop_caches
+		echo 5000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+	fi
+	report nslabs_reset "$(swiotlb_read io_tlb_nslabs)"
+}
+
+# spike JOB: fio-verify.sh JOB, and the profiler's counts for the step.
+spike() {
+	tf=$(hits swiotlb_dyn_free) wr=$(hits swiotlb_dyn_alloc) at=$(hits swiotlb_alloc_tlb)
+	/tests/fio-verify.sh "$1" || status=1
+	report transient_freed $(( $(hits swiotlb_dyn_free) - tf ))
+	report worker_runs $(( $(hits swiotlb_dyn_alloc) - wr ))
+	report alloc_tlb $(( $(hits swiotlb_alloc_tlb) - at ))
+}
+
+[ -w "$FPA/probability" ] && [ -w "$FSL/probability" ] ||
+	{ fail "no fault injection knobs in debugfs"; exit 1; }
+profile_start
+
+step verify
+spike "$verify_job"
+
+step inject_all
+shrink_to_boot
+inject 100 0
+spike "$spike_job"
+inject_stop
+
+step resume
+shrink_to_boot
+spike "$spike_job"
+
+step inject_random
+shrink_to_boot
+inject 50 5
+spike "$spike_job"
+inject_stop
+
+step pressure
+shrink_to_boot
+# memhog fills memory until no free block of 1 MiB is left, or down to
+# 4 MiB above the high watermarks, then gives 32 MiB back as single pages.
+rm -f /tmp/memhog.ready
+memhog 4 32 /tmp/memhog.ready &
+hog=$!
+n=0
+while [ ! -e /tmp/memhog.ready ] && kill -0 "$hog" 2>/dev/null && [ $n -lt 600 ]; do
+	sleep 1
+	n=$((n + 1))
+done
+if [ -e /tmp/memhog.ready ]; then
+	report hog_ready 1
+	report memfree_kib "$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)"
+	spike "$spike_job"
+	if kill -0 "$hog" 2>/dev/null; then
+		report hog_alive 1
+	else
+		report hog_alive 0
+		fail "memhog did not live through the spike"
+		status=1
+	fi
+else
+	report hog_ready 0
+	fail "memhog did not get ready in $n s"
+	status=1
+fi
+kill "$hog" 2>/dev/null
+wait "$hog" 2>/dev/null
+
+step shrink_loop
+# Issue 9: the shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
+# over and over while the spike maps and unmaps.
+if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
+	shrink_to_boot
+	echo 0 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+	freed=$(swiotlb_read io_tlb_pools_freed)
+	rm -f /tmp/shrink.stop
+	( while [ ! -e /tmp/shrink.stop ]; do
+		echo 2 > /proc/sys/vm/drop_caches
+		sleep 0.5
+	done ) &
+	loop=$!
+	spike "$spike_job"
+	touch /tmp/shrink.stop
+	wait "$loop"
+	report pools_freed $(( $(swiotlb_read io_tlb_pools_freed) - freed ))
+	echo 5000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+else
+	report pools_freed -1
+fi
+
+step leaks
 leaks=/sys/kernel/debug/kmemleak
-if [ -w "$leaks" ]; then
-	# kmemleak reports only objects older than 5 s, and only after they
-	# were unreferenced in two scans.
-	sleep 6
-	echo scan > "$leaks"
-	echo scan > "$leaks"
+# kmemleak reports only objects older than 5 s, and only after they were
+# unreferenced in two scans.  It refuses to scan once it has disabled
+# itself (it runs out of memory for its metadata, for one).
+sleep 6
+if echo scan > "$leaks" && echo scan > "$leaks"; then
 	n=$(grep -c '^unreferenced object' "$leaks")
 	[ "$n" -gt 0 ] && head -n 60 "$leaks"
 	report kmemleak_leaks "$n"
 else
+	fail "kmemleak cannot scan (absent, or disabled: see the console)"
 	report kmemleak_leaks -1
+	status=1
 fi
 exit "$status"
