@@ -27,8 +27,10 @@
 #   worker_runs    runs of the grow worker (swiotlb_dyn_alloc)
 #   alloc_tlb      buffer allocations the swiotlb tried (swiotlb_alloc_tlb)
 #                  (the three from the function profiler; -1 if absent)
+#   worker_failed  worker runs that added no pool (io_tlb_pools_grown of
+#                  CONFIG_SWIOTLB_SHRINK; -1 without it)
 # pressure also: hog_ready, hog_alive (1 or 0), memfree_kib under pressure.
-# leaks: kmemleak_leaks (objects suspected; -1: no kmemleak).
+# leaks: kmemleak_leaks (objects suspected; -1: no kmemleak), no prefix.
 # Exit status: 0, or 1 if a step failed (the host judges the figures).
 . /tests/lib.sh
 
@@ -105,12 +107,23 @@ shrink_to_boot() {
 }
 
 # spike JOB: fio-verify.sh JOB, and the profiler's counts for the step.
+# The grow worker runs on its own: give it a second to finish before the
+# counts are taken.
 spike() {
 	tf=$(hits swiotlb_dyn_free) wr=$(hits swiotlb_dyn_alloc) at=$(hits swiotlb_alloc_tlb)
+	gr=$(swiotlb_read io_tlb_pools_grown)
 	/tests/fio-verify.sh "$1" || status=1
+	sleep 1
 	report transient_freed $(( $(hits swiotlb_dyn_free) - tf ))
-	report worker_runs $(( $(hits swiotlb_dyn_alloc) - wr ))
+	runs=$(( $(hits swiotlb_dyn_alloc) - wr ))
+	report worker_runs "$runs"
 	report alloc_tlb $(( $(hits swiotlb_alloc_tlb) - at ))
+	# runs that added no pool (needs io_tlb_pools_grown: -1 without it)
+	if [ "$gr" -ge 0 ] && [ "$(hits swiotlb_dyn_alloc)" -ge 0 ]; then
+		report worker_failed $(( runs - ($(swiotlb_read io_tlb_pools_grown) - gr) ))
+	else
+		report worker_failed -1
+	fi
 }
 
 [ -w "$FPA/probability" ] && [ -w "$FSL/probability" ] ||
@@ -190,6 +203,7 @@ else
 fi
 
 step leaks
+REPORT_PREFIX=
 leaks=/sys/kernel/debug/kmemleak
 # kmemleak reports only objects older than 5 s, and only after they were
 # unreferenced in two scans.  It refuses to scan once it has disabled
