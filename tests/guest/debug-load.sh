@@ -11,8 +11,9 @@
 #   inject_random  SPIKE_JOB while those allocations fail at 50 %, and
 #                  non-sleeping slab allocations (the transient path's
 #                  GFP_NOWAIT ones, virtio's GFP_ATOMIC ones) at 5 %
-#   pressure       SPIKE_JOB while memhog holds nearly all memory and has
-#                  given some back as single pages
+#   pressure       SPIKE_JOB while memhog keeps physical memory fragmented:
+#                  no free block of order 6 (256 KiB) or more, so every
+#                  grow fails, while order 0 to 5 stay plentiful
 #   shrink_loop    SPIKE_JOB while drop_caches runs the swiotlb shrinker
 #                  every 0.5 s with io_tlb_shrink_delay_ms 0 (only with
 #                  CONFIG_SWIOTLB_SHRINK; pools_freed: -1 without it)
@@ -29,7 +30,8 @@
 #                  (the three from the function profiler; -1 if absent)
 #   worker_failed  worker runs that added no pool (io_tlb_pools_grown of
 #                  CONFIG_SWIOTLB_SHRINK; -1 without it)
-# pressure also: hog_ready, hog_alive (1 or 0), memfree_kib under pressure.
+# pressure also: hog_ready, hog_alive (1 or 0), memfree_kib and free_order6
+#                (free blocks of order 6 or more) once memhog is ready.
 # leaks: kmemleak_leaks (objects suspected; -1: no kmemleak), no prefix.
 # Exit status: 0, or 1 if a step failed (the host judges the figures).
 . /tests/lib.sh
@@ -48,6 +50,12 @@ step() {
 	[ "$1" = verify ] || REPORT_PREFIX=$1.
 	export REPORT_PREFIX
 	echo "harness: step $1"
+}
+
+# free_blocks ORDER: free blocks of ORDER or more, over all zones.
+free_blocks() {
+	awk -v min="$1" '{ for (i = 5; i <= NF; i++) if (i - 5 >= min) n += $i } END { print n + 0 }' \
+		/proc/buddyinfo
 }
 
 # hits NAME: calls of NAME (or NAME.constprop.0 ...) since profiling began,
@@ -151,10 +159,11 @@ inject_stop
 
 step pressure
 shrink_to_boot
-# memhog fills memory until no free block of 1 MiB is left, or down to
-# 4 MiB above the high watermarks, then gives 32 MiB back as single pages.
+# memhog fills memory and keeps one page in each order-6 block (256 KiB,
+# the smallest pool the grow worker tries) and gives the rest back: no
+# free block of order 6 is left, nearly all memory is free in smaller ones.
 rm -f /tmp/memhog.ready
-memhog 4 32 /tmp/memhog.ready &
+memhog 1 6 /tmp/memhog.ready &
 hog=$!
 n=0
 while [ ! -e /tmp/memhog.ready ] && kill -0 "$hog" 2>/dev/null && [ $n -lt 600 ]; do
@@ -164,6 +173,7 @@ done
 if [ -e /tmp/memhog.ready ]; then
 	report hog_ready 1
 	report memfree_kib "$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)"
+	report free_order6 "$(free_blocks 6)"
 	spike "$spike_job"
 	if kill -0 "$hog" 2>/dev/null; then
 		report hog_alive 1

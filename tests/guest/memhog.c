@@ -2,20 +2,39 @@
 /*
  * memhog - the memory pressure of issue 8, step 4 (in the guest).
  *
- * usage: memhog LEFT_MIB FRAG_MIB READY_FILE
+ * usage: memhog LEFT_MIB ORDER READY_FILE
  *
- * Fills anonymous memory, 1 MiB at a time, until no free block of 1 MiB
- * or more (order 8) is left, or until MemFree is down to the zones' high
- * watermarks plus LEFT_MIB (below them the OOM killer would come).  Then
- * it gives FRAG_MIB back as single pages: every other page of the first
- * 2 * FRAG_MIB it took.  The kernel then has free memory for order-0
- * allocations (fio, the transient pools of small mappings) but few or no
- * free blocks of 1 MiB, which the swiotlb grow worker needs.  (The test
- * kernel has no compaction and no swap, so the pages stay put.)
- * Prints what it did and creates READY_FILE when it holds its memory,
- * then sleeps until it is killed.
+ * Fragments physical memory so that no free block of ORDER (or more) is
+ * left, while plenty of memory stays free in smaller blocks.  The swiotlb
+ * grow worker needs a block of order 6 at the least (a 256 KiB pool, after
+ * halving from 2 MiB), so with ORDER 6 every grow fails; fork and
+ * everything else that needs order 0 to 3 go on working.
+ *
+ * 1. Lower the zones' watermarks (vm.min_free_kbytes 256, and
+ *    vm.watermark_scale_factor 1): the free memory that is left at the
+ *    end of a fill is in the largest blocks (the buddy allocator splits
+ *    the smallest block that fits), so a fill that stops at the default
+ *    high watermarks (5.6 MiB on a 1 GiB guest) leaves a few MiB of
+ *    blocks that the grow worker takes.
+ * 2. Fill anonymous memory, 1 MiB at a time, until no free block of ORDER
+ *    or more is left, or until MemFree is down to the zones' high
+ *    watermarks plus LEFT_MIB (below them the OOM killer would come).
+ * 3. Look up the physical frame of each page in /proc/self/pagemap (root
+ *    only) and keep one page in every ORDER-aligned block of frames it
+ *    holds a page of; give all other pages back (munmap).  No block it
+ *    kept a page in can become a free block of ORDER again.
+ * 4. Put the watermarks back.
+ * The test kernel has no compaction (and no swap), so the kept pages stay
+ * put.  A fill that runs down to a nearly empty MemFree is no use: the
+ * KASAN kernel forks with order-3 stacks, and an earlier version of this
+ * hog got fio's fork OOM-killed that way.
+ *
+ * Prints what it did and creates READY_FILE when it holds its pages, then
+ * sleeps until it is killed.
  * Exit status: 2 on bad usage, 1 if it could not build the pressure.
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +42,8 @@
 #include <sys/mman.h>
 
 #define MIB (1024UL * 1024UL)
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
 
 static long meminfo_kib(const char *key)
 {
@@ -61,8 +82,8 @@ static long high_watermarks_kib(void)
 	return sum * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Free blocks of order 8 (1 MiB) or more, over all zones (/proc/buddyinfo). */
-static long big_free_blocks(void)
+/* Free blocks of order @min or more, over all zones (/proc/buddyinfo). */
+static long free_blocks(int min)
 {
 	char line[512], *p;
 	long n = 0, count;
@@ -77,7 +98,7 @@ static long big_free_blocks(void)
 			continue;
 		p += used;
 		for (order = 0; sscanf(p, "%ld%n", &count, &used) == 1; order++) {
-			if (order >= 8)
+			if (order >= min)
 				n += count;
 			p += used;
 		}
@@ -86,27 +107,85 @@ static long big_free_blocks(void)
 	return n;
 }
 
+/* Read a number from a sysctl file into @val (-1 on failure). */
+static int sysctl_get(const char *path, long *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", val) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+static int sysctl_set(const char *path, long val)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -1;
+	err = fprintf(f, "%ld\n", val) < 0;
+	err |= fclose(f) != 0;
+	return err ? -1 : 0;
+}
+
+#define MIN_FREE "/proc/sys/vm/min_free_kbytes"
+#define WSF "/proc/sys/vm/watermark_scale_factor"
+
+/* Set bit @nr of the growing bitmap; returns its old value, -1 on ENOMEM. */
+static int test_and_set(uint8_t **map, size_t *bytes, uint64_t nr)
+{
+	size_t need = nr / 8 + 1, grow;
+	int old;
+
+	if (need > *bytes) {
+		grow = need * 2;
+		*map = realloc(*map, grow);
+		if (!*map)
+			return -1;
+		memset(*map + *bytes, 0, grow - *bytes);
+		*bytes = grow;
+	}
+	old = !!((*map)[nr / 8] & (1U << (nr % 8)));
+	(*map)[nr / 8] |= 1U << (nr % 8);
+	return old;
+}
+
 int main(int argc, char **argv)
 {
-	long left_kib, frag_mib, page = sysconf(_SC_PAGESIZE);
-	unsigned long held = 0, freed = 0, n, i;
+	long left_kib, page = sysconf(_SC_PAGESIZE), npages = MIB / page;
+	unsigned long held = 0, cap = 0, n, kept = 0, freed = 0;
 	char **chunks = NULL, *chunk;
+	uint64_t *pm = calloc(MIB / 4096, sizeof(*pm));
+	uint8_t *blocks = NULL;
+	size_t map_bytes = 0;
+	long i, run, min_free, wsf;
+	int order, fd, was;
 	FILE *ready;
 
-	if (argc != 4 || atol(argv[1]) <= 0 || atol(argv[2]) <= 0) {
-		fprintf(stderr, "usage: %s LEFT_MIB FRAG_MIB READY_FILE\n", argv[0]);
+	if (argc != 4 || atol(argv[1]) <= 0 || atoi(argv[2]) <= 0 ||
+	    atoi(argv[2]) > 10) {
+		fprintf(stderr, "usage: %s LEFT_MIB ORDER READY_FILE (ORDER 1 to 10)\n",
+			argv[0]);
 		return 2;
 	}
 	left_kib = atol(argv[1]) * 1024;
-	frag_mib = atol(argv[2]);
-	chunks = calloc(2 * frag_mib, sizeof(*chunks));
-	if (!chunks)
+	order = atoi(argv[2]);
+	if (!pm || page > 4096)
 		return 1;
+	if (sysctl_get(MIN_FREE, &min_free) || sysctl_get(WSF, &wsf) ||
+	    sysctl_set(MIN_FREE, 256) || sysctl_set(WSF, 1)) {
+		perror("memhog: cannot lower the watermarks");
+		return 1;
+	}
 
 	for (;;) {
 		long floor_kib = high_watermarks_kib() + left_kib;
 
-		if (meminfo_kib("MemFree") <= floor_kib || !big_free_blocks())
+		if (meminfo_kib("MemFree") <= floor_kib || !free_blocks(order))
 			break;
 		chunk = mmap(NULL, MIB, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -115,31 +194,68 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		memset(chunk, 0x5a, MIB);
-		if (held < 2UL * frag_mib)
-			chunks[held] = chunk;
-		held++;
+		if (held == cap) {
+			cap = cap ? 2 * cap : 256;
+			chunks = realloc(chunks, cap * sizeof(*chunks));
+			if (!chunks)
+				return 1;
+		}
+		chunks[held++] = chunk;
 	}
-	if (held < 2UL * frag_mib) {
-		fprintf(stderr, "memhog: held only %lu MiB, cannot give back %ld MiB as single pages\n",
-			held, frag_mib);
+	printf("memhog: filled %lu MiB, MemFree %ld MiB, free blocks of order %d or more: %ld\n",
+	       held, meminfo_kib("MemFree") / 1024, order, free_blocks(order));
+
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0) {
+		perror("memhog: /proc/self/pagemap");
+		return 1;
+	}
+	for (n = 0; n < held; n++) {
+		off_t off = (off_t)((uintptr_t)chunks[n] / page) * sizeof(*pm);
+
+		if (pread(fd, pm, npages * sizeof(*pm), off) !=
+		    (ssize_t)(npages * sizeof(*pm))) {
+			perror("memhog: pagemap read");
+			return 1;
+		}
+		/*
+		 * Keep the first page met in each block; munmap the runs
+		 * of pages between kept ones.
+		 */
+		for (i = 0, run = 0; i <= npages; i++) {
+			if (i < npages) {
+				if (!(pm[i] & PM_PRESENT) || !(pm[i] & PM_PFN_MASK)) {
+					fprintf(stderr, "memhog: pagemap shows no frame (not root?)\n");
+					return 1;
+				}
+				was = test_and_set(&blocks, &map_bytes,
+						   (pm[i] & PM_PFN_MASK) >> order);
+				if (was < 0)
+					return 1;
+				if (was)
+					continue;
+				kept++;
+			}
+			if (i > run) {
+				if (munmap(chunks[n] + run * page, (i - run) * page)) {
+					perror("memhog: munmap");
+					return 1;
+				}
+				freed += i - run;
+			}
+			run = i + 1;
+		}
+	}
+	close(fd);
+	if (sysctl_set(MIN_FREE, min_free) || sysctl_set(WSF, wsf)) {
+		perror("memhog: cannot restore the watermarks");
 		return 1;
 	}
 
-	/* Every other page of the first 2 * FRAG_MIB chunks. */
-	for (n = 0; n < 2UL * frag_mib; n++) {
-		for (i = 0; i < MIB; i += 2 * page) {
-			/* munmap, not madvise: tinyconfig has no ADVISE_SYSCALLS */
-			if (munmap(chunks[n] + i, page)) {
-				perror("memhog: munmap");
-				return 1;
-			}
-			freed += page;
-		}
-	}
-
-	printf("memhog: holding %lu MiB, gave back %lu MiB as single pages, MemFree %ld MiB, free blocks of 1 MiB or more: %ld\n",
-	       held - freed / MIB, freed / MIB, meminfo_kib("MemFree") / 1024,
-	       big_free_blocks());
+	printf("memhog: keeps %lu KiB (one page per order-%d block), gave back %lu MiB, MemFree %ld MiB, free blocks of order %d or more: %ld, of order 3 or more: %ld\n",
+	       kept * page / 1024, order, freed * page / MIB,
+	       meminfo_kib("MemFree") / 1024, order, free_blocks(order),
+	       free_blocks(3));
 	fflush(stdout);
 	ready = fopen(argv[3], "w");
 	if (!ready) {
