@@ -35,6 +35,8 @@ PATCHED_SRC := $(B)/src/$(SERIES)
 PATCHED_OBJ := $(B)/obj/$(SERIES)
 BASE_FRAGMENTS := configs/qemu-x86_64.config
 PATCHED_FRAGMENTS := $(BASE_FRAGMENTS) configs/swiotlb-dynamic.config
+NOSHRINK_OBJ := $(B)/obj/$(SERIES)-noshrink
+NOSHRINK_FRAGMENTS := $(PATCHED_FRAGMENTS) configs/no-shrink.config
 PATCHES := $(wildcard patches/*.patch)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
@@ -48,7 +50,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-smoke test-debug clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-smoke test-debug clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -66,6 +68,8 @@ help:
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
 	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min)"
+	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
+	@echo "                        (issue 9), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
@@ -100,7 +104,7 @@ $(BASE_SRC)/.extracted:
 # A changed series means a fresh tree and a fresh object directory: a patch
 # that was dropped leaves files with old timestamps that kbuild would trust.
 $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/apply-series.sh
-	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ)
+	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)
 	scripts/get-source.sh $(PATCHED_SRC)
 	scripts/apply-series.sh $(PATCHED_SRC) $(SERIES)
 
@@ -110,6 +114,9 @@ $(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kconfig.sh
 
 $(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kconfig.sh
 	scripts/kconfig.sh $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
+
+$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kconfig.sh
+	scripts/kconfig.sh $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -121,6 +128,10 @@ $(BASE_OBJ)/$(BZ): $(BASE_OBJ)/.config
 
 $(PATCHED_OBJ)/$(BZ): $(PATCHED_OBJ)/.config
 	scripts/build-kernel.sh $(PATCHED_SRC) $(PATCHED_OBJ)
+	touch $@
+
+$(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
+	scripts/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
 	touch $@
 
 kernel-base: $(BASE_OBJ)/$(BZ)
@@ -150,6 +161,17 @@ qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(IN
 # --- the benchmark of issue 5 (scripts/bench.sh): not a timed test ---
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)
+
+# Issue 9: the shrinker's cost while it does not run.  The same bench with
+# the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
+ifeq ($(SERIES),full)
+bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
+	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
+		RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)-shrink
+else
+bench-shrink:
+	@echo "bench-shrink: SERIES=$(SERIES) has no CONFIG_SWIOTLB_SHRINK; use SERIES=full" >&2; exit 2
+endif
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)

@@ -106,7 +106,7 @@ workloads=$(get workloads)
 	echo "$(get runs) runs of $(get runtime) s per kernel and workload (warm-up discarded:" \
 		"$([ "$(get warmup)" = 1 ] && echo yes || echo no)), a fresh VM per run, interleaved;" \
 		"$(get qemu), $(get qemu_args), $(get mem) MiB; $(get date)."
-	echo "Kernels: base = unpatched, $(get cmdline_base); default = patched," \
+	echo "Kernels: base = $(get base_label), $(get cmdline_base); default = patched," \
 		"$(get cmdline_default); growing = patched, $(get cmdline_growing)."
 	echo
 	echo "## fio read+write bandwidth, in the cover letter's form"

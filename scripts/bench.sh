@@ -31,6 +31,9 @@
 #   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
 #   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
+#   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
+#     kernel is, for the report, and its parameters.  make bench-shrink
+#     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
 #   GROWING_CMDLINE (swiotlb=512,force): the growing kernel's parameters.
 #     With one vCPU, requests complete quickly: at most 80 (small), 250-320
 #     (4way) and 280-420 (big) slots were in use at once, so a 512-slot
@@ -65,7 +68,7 @@ done
 
 kernels=(base default growing)
 declare -A bz=([base]=$bz_base [default]=$bz_patched [growing]=$bz_patched)
-declare -A cmdline=([base]=swiotlb=force [default]=swiotlb=force [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
+declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=swiotlb=force [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
 icount=(-s 1 -x -icount -x shift=2,sleep=off)
 
 rm -rf "$out/raw" "$out/failed.txt"
@@ -81,6 +84,7 @@ mkdir -p "$out/raw"
 	echo "mem=${MEM:-1024}"
 	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
 	echo "qemu_args=-accel tcg -smp 1 -icount shift=2,sleep=off"
+	echo "base_label=${BASE_LABEL:-unpatched}"
 	for k in "${kernels[@]}"; do echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/meta.txt"
