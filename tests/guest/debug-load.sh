@@ -58,6 +58,14 @@ free_blocks() {
 		/proc/buddyinfo
 }
 
+# alive PID: the process runs (not gone, not a zombie: kill -0 says yes
+# to a zombie, and memhog's holder is a child of init).
+alive() {
+	state=
+	[ -r "/proc/$1/stat" ] && read -r _ _ state _ < "/proc/$1/stat" 2>/dev/null
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
 # hits NAME: calls of NAME (or NAME.constprop.0 ...) since profiling began,
 # summed over the CPUs; -1 without the profiler.
 hits() {
@@ -107,9 +115,9 @@ inject_stop() {
 # the boot size and overflows it again; report nslabs_reset.
 shrink_to_boot() {
 	if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
-		echo 0 > "$SWIOTLB/io_tlb_shrink_delay_ms"
-		echo 2 > /proc/sys/vm/drop_caches
-		echo 5000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+		shrink_delay 0
+		shrinkers_run || status=1
+		shrink_delay 5000
 	fi
 	report nslabs_reset "$(swiotlb_read io_tlb_nslabs)"
 }
@@ -162,20 +170,17 @@ shrink_to_boot
 # memhog fills memory and keeps one page in each order-6 block (256 KiB,
 # the smallest pool the grow worker tries) and gives the rest back: no
 # free block of order 6 is left, nearly all memory is free in smaller ones.
-rm -f /tmp/memhog.ready
-memhog 1 6 /tmp/memhog.ready &
-hog=$!
-n=0
-while [ ! -e /tmp/memhog.ready ] && kill -0 "$hog" 2>/dev/null && [ $n -lt 600 ]; do
-	sleep 1
-	n=$((n + 1))
-done
-if [ -e /tmp/memhog.ready ]; then
+# memhog runs in the foreground, so that this shell forks nothing while
+# memory is at its tightest (a fork needs an order-3 stack on this kernel),
+# and leaves a child that holds the pages.
+rm -f /tmp/memhog.pid
+hog=
+if memhog 1 6 /tmp/memhog.pid && read -r hog < /tmp/memhog.pid; then
 	report hog_ready 1
 	report memfree_kib "$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)"
 	report free_order6 "$(free_blocks 6)"
 	spike "$spike_job"
-	if kill -0 "$hog" 2>/dev/null; then
+	if alive "$hog"; then
 		report hog_alive 1
 	else
 		report hog_alive 0
@@ -184,22 +189,28 @@ if [ -e /tmp/memhog.ready ]; then
 	fi
 else
 	report hog_ready 0
-	fail "memhog did not get ready in $n s"
+	fail "memhog could not build the pressure"
 	status=1
 fi
-kill "$hog" 2>/dev/null
-wait "$hog" 2>/dev/null
+if [ -n "$hog" ]; then
+	kill "$hog" 2>/dev/null
+	n=0
+	while alive "$hog" && [ $n -lt 50 ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+fi
 
 step shrink_loop
 # Issue 9: the shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
 # over and over while the spike maps and unmaps.
 if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
 	shrink_to_boot
-	echo 0 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+	shrink_delay 0
 	freed=$(swiotlb_read io_tlb_pools_freed)
 	rm -f /tmp/shrink.stop
 	( while [ ! -e /tmp/shrink.stop ]; do
-		echo 2 > /proc/sys/vm/drop_caches
+		shrinkers_run
 		sleep 0.5
 	done ) &
 	loop=$!
@@ -207,7 +218,7 @@ if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
 	touch /tmp/shrink.stop
 	wait "$loop"
 	report pools_freed $(( $(swiotlb_read io_tlb_pools_freed) - freed ))
-	echo 5000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
+	shrink_delay 5000
 else
 	report pools_freed -1
 fi

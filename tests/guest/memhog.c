@@ -2,7 +2,7 @@
 /*
  * memhog - the memory pressure of issue 8, step 4 (in the guest).
  *
- * usage: memhog LEFT_MIB ORDER READY_FILE
+ * usage: memhog LEFT_MIB ORDER PID_FILE
  *
  * Fragments physical memory so that no free block of ORDER (or more) is
  * left, while plenty of memory stays free in smaller blocks.  The swiotlb
@@ -29,11 +29,17 @@
  * KASAN kernel forks with order-3 stacks, and an earlier version of this
  * hog got fio's fork OOM-killed that way.
  *
- * Prints what it did and creates READY_FILE when it holds its pages, then
- * sleeps until it is killed.
+ * 5. Fork a child that holds the pages and sleeps until it is killed,
+ *    write its PID to PID_FILE, and exit 0.
+ * So the caller runs memhog in the foreground and forks nothing while the
+ * fill has memory at its tightest: a fork then needs a kernel stack of
+ * order 3 on the KASAN kernel (2 without KASAN), and the OOM killer came
+ * for a shell that polled for a ready file with sleep 1.
+ * Prints what it did.
  * Exit status: 2 on bad usage, 1 if it could not build the pressure.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,11 +170,12 @@ int main(int argc, char **argv)
 	size_t map_bytes = 0;
 	long i, run, min_free, wsf;
 	int order, fd, was;
-	FILE *ready;
+	FILE *pidf;
+	pid_t child;
 
 	if (argc != 4 || atol(argv[1]) <= 0 || atoi(argv[2]) <= 0 ||
 	    atoi(argv[2]) > 10) {
-		fprintf(stderr, "usage: %s LEFT_MIB ORDER READY_FILE (ORDER 1 to 10)\n",
+		fprintf(stderr, "usage: %s LEFT_MIB ORDER PID_FILE (ORDER 1 to 10)\n",
 			argv[0]);
 		return 2;
 	}
@@ -257,12 +264,29 @@ int main(int argc, char **argv)
 	       meminfo_kib("MemFree") / 1024, order, free_blocks(order),
 	       free_blocks(3));
 	fflush(stdout);
-	ready = fopen(argv[3], "w");
-	if (!ready) {
-		perror("memhog: ready file");
+
+	/* The child shares the kept pages; they stay when the parent exits. */
+	child = fork();
+	if (child < 0) {
+		perror("memhog: fork");
 		return 1;
 	}
-	fclose(ready);
-	for (;;)
-		pause();
+	if (!child) {
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		setsid();
+		for (;;)
+			pause();
+	}
+	pidf = fopen(argv[3], "w");
+	if (!pidf || fprintf(pidf, "%d\n", (int)child) < 0 || fclose(pidf)) {
+		perror("memhog: pid file");
+		kill(child, SIGKILL);
+		return 1;
+	}
+	return 0;
 }
