@@ -19,6 +19,18 @@ swiotlb_read() {
 	cat "$SWIOTLB/$1" 2>/dev/null || echo -1
 }
 
+# shrinkers_run: run the kernel's memory shrinkers, the swiotlb's among
+# them with CONFIG_SWIOTLB_SHRINK (drop_caches 2: slab and other objects).
+shrinkers_run() {
+	echo 2 > /proc/sys/vm/drop_caches || { fail "cannot write drop_caches"; return 1; }
+}
+
+# shrink_delay MS: set io_tlb_shrink_delay_ms, the shrinker's hysteresis
+# (5000 at boot); status 1 without CONFIG_SWIOTLB_SHRINK.
+shrink_delay() {
+	echo "$1" 2>/dev/null > "$SWIOTLB/io_tlb_shrink_delay_ms"
+}
+
 # sampler_start: sample io_tlb_used and io_tlb_nslabs every 0.2 s in the
 # background and keep the largest values seen in /tmp/sample.*.
 # sampler_stop: stop it and report used_max, nslabs_max and the sample count.

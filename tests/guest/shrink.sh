@@ -17,9 +17,8 @@
 
 job=$1
 status=0
-[ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ] ||
+shrink_delay 1000 ||
 	{ fail "no io_tlb_shrink_delay_ms: a kernel without CONFIG_SWIOTLB_SHRINK"; exit 1; }
-echo 1000 > "$SWIOTLB/io_tlb_shrink_delay_ms"
 memfree() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
 
 report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
@@ -31,7 +30,7 @@ report nslabs_before_shrink "$(swiotlb_read io_tlb_nslabs)"
 report pools_before_shrink "$(swiotlb_read io_tlb_pools)"
 report memfree_before_shrink "$(memfree)"
 sleep 2
-echo 2 > /proc/sys/vm/drop_caches || { fail "cannot write drop_caches"; status=1; }
+shrinkers_run || status=1
 # The pools go after an RCU grace period, from a work item.
 sleep 1
 report nslabs_after_shrink "$(swiotlb_read io_tlb_nslabs)"
