@@ -932,6 +932,40 @@ out:
 	complete(&t->done);
 	return 0;
 }
+
+/*
+ * Start @nthreads threads of test_thread_fn() on @ctx, spread over the
+ * online CPUs, counting into @errors and @maps.  Each completes its done
+ * when it has finished; the array is freed with the test.
+ */
+static struct test_thread *test_threads_start(struct kunit *test,
+					      struct swiotlb_test_ctx *ctx,
+					      unsigned int nthreads,
+					      atomic_t *errors, atomic_t *maps)
+{
+	struct test_thread *threads;
+	unsigned int n, cpu;
+
+	threads = kunit_kzalloc(test, array_size(sizeof(*threads), nthreads),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+
+	for (n = 0; n < nthreads; n++) {
+		struct task_struct *task;
+
+		cpu = cpumask_nth(n % num_online_cpus(), cpu_online_mask);
+		threads[n].ctx = ctx;
+		threads[n].errors = errors;
+		threads[n].maps = maps;
+		init_completion(&threads[n].done);
+		task = kthread_create(test_thread_fn, &threads[n],
+				      "swiotlb-kunit/%u", n);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+		kthread_bind(task, cpu);
+		wake_up_process(task);
+	}
+	return threads;
+}
 #endif /* CONFIG_SWIOTLB_DYNAMIC */
 
 static void swiotlb_test_concurrent(struct kunit *test)
@@ -942,28 +976,11 @@ static void swiotlb_test_concurrent(struct kunit *test)
 	atomic_t errors = ATOMIC_INIT(0);
 	atomic_t maps = ATOMIC_INIT(0);
 	struct io_tlb_pool *pool;
-	unsigned int cpu, n = 0, nthreads = 2 * num_online_cpus();
+	unsigned int n, nthreads = 2 * num_online_cpus();
 	int npools = 0;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
-	threads = kunit_kzalloc(test, array_size(sizeof(*threads), nthreads),
-				GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, threads);
-
-	for (n = 0; n < nthreads; n++) {
-		struct task_struct *task;
-
-		cpu = cpumask_nth(n % num_online_cpus(), cpu_online_mask);
-		threads[n].ctx = ctx;
-		threads[n].errors = &errors;
-		threads[n].maps = &maps;
-		init_completion(&threads[n].done);
-		task = kthread_create(test_thread_fn, &threads[n],
-				      "swiotlb-kunit/%u", n);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
-		kthread_bind(task, cpu);
-		wake_up_process(task);
-	}
+	threads = test_threads_start(test, ctx, nthreads, &errors, &maps);
 	for (n = 0; n < nthreads; n++)
 		wait_for_completion(&threads[n].done);
 
@@ -1374,28 +1391,11 @@ static void swiotlb_test_shrink_concurrent(struct kunit *test)
 	struct test_thread *threads;
 	atomic_t errors = ATOMIC_INIT(0);
 	atomic_t maps = ATOMIC_INIT(0);
-	unsigned int cpu, n, done, nthreads = 2 * num_online_cpus();
+	unsigned int n, done, nthreads = 2 * num_online_cpus();
 	unsigned long scans = 0;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
-	threads = kunit_kzalloc(test, array_size(sizeof(*threads), nthreads),
-				GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, threads);
-
-	for (n = 0; n < nthreads; n++) {
-		struct task_struct *task;
-
-		cpu = cpumask_nth(n % num_online_cpus(), cpu_online_mask);
-		threads[n].ctx = ctx;
-		threads[n].errors = &errors;
-		threads[n].maps = &maps;
-		init_completion(&threads[n].done);
-		task = kthread_create(test_thread_fn, &threads[n],
-				      "swiotlb-kunit/%u", n);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
-		kthread_bind(task, cpu);
-		wake_up_process(task);
-	}
+	threads = test_threads_start(test, ctx, nthreads, &errors, &maps);
 	do {
 		swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies);
 		scans++;
