@@ -12,7 +12,9 @@
 #
 # Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
 # Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
-# (default build/qemu).  A scenario's own SMP, TEST_TIMEOUT and BOOT_TIMEOUT win.
+# (default build/qemu), QEMU_NAME_PREFIX (before NAME, in the results and
+# the output directory: deb- for make deb-boot).  A scenario's own SMP,
+# TEST_TIMEOUT and BOOT_TIMEOUT win.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +22,7 @@ set -uo pipefail
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 tests/scenarios/NAME.conf"
 conf=$1
 [ -f "$conf" ] || die $EX_USAGE "no scenario $conf"
-name=$(basename "$conf" .conf)
+name=${QEMU_NAME_PREFIX:-}$(basename "$conf" .conf)
 KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
 # shellcheck disable=SC1090
 . "$conf"
@@ -195,9 +197,9 @@ for c in $CHECKS; do
 			check FAIL inject-random "${why:-data verified}; $facts; transient slots left $(val ${p}transient_after) (want failures of both kinds, none left)"
 		fi ;;
 	pressure)
-		# memhog leaves no free block of order 6 (the smallest pool the
-		# grow worker tries): the worker fails and says so; transient
-		# pools (smaller blocks) still serve; fio verifies.
+		# memhog leaves no free block of order 6 in the memory it
+		# touched: the grow worker (1 MiB) fails and says so; transient
+		# pools of smaller mappings still serve; fio verifies.
 		p=pressure. why=$(fio_fine pressure.) wf=$(worker_failed pressure)
 		facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB and $(val ${p}free_order6) free blocks of order 6 or more under pressure, grow-worker runs that failed $wf (console warnings $(worker_warned pressure)), $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
 		if [ -z "$why" ] && [ "$(val ${p}hog_ready)" = 1 ] && [ "$(val ${p}hog_alive)" = 1 ] &&

@@ -13,7 +13,8 @@
 #                  GFP_NOWAIT ones, virtio's GFP_ATOMIC ones) at 5 %
 #   pressure       SPIKE_JOB while memhog keeps physical memory fragmented:
 #                  no free block of order 6 (256 KiB) or more, so every
-#                  grow fails, while order 0 to 5 stay plentiful
+#                  grow (1 MiB) fails and so do transient pools of 256 KiB
+#                  mappings, while order 0 to 5 stay plentiful
 #   shrink_loop    SPIKE_JOB while drop_caches runs the swiotlb shrinker
 #                  every 0.5 s with io_tlb_shrink_delay_ms 0 (only with
 #                  CONFIG_SWIOTLB_SHRINK; pools_freed: -1 without it)
@@ -167,9 +168,10 @@ inject_stop
 
 step pressure
 shrink_to_boot
-# memhog fills memory and keeps one page in each order-6 block (256 KiB,
-# the smallest pool the grow worker tries) and gives the rest back: no
-# free block of order 6 is left, nearly all memory is free in smaller ones.
+# memhog fills memory and keeps one page in each order-6 block (256 KiB)
+# and gives the rest back: no free block of order 6 is left for the grow
+# worker (1 MiB) or a 256 KiB mapping's transient pool, while nearly all
+# memory is free in smaller blocks.
 # memhog runs in the foreground, so that this shell forks nothing while
 # memory is at its tightest (a fork needs an order-3 stack on this kernel),
 # and leaves a child that holds the pages.

@@ -6,9 +6,11 @@
  *
  * Fragments physical memory so that no free block of ORDER (or more) is
  * left, while plenty of memory stays free in smaller blocks.  The swiotlb
- * grow worker needs a block of order 6 at the least (a 256 KiB pool, after
- * halving from 2 MiB), so with ORDER 6 every grow fails; fork and
- * everything else that needs order 0 to 3 go on working.
+ * grow worker needs a block of order 8 (1 MiB, IO_TLB_MIN_SLABS) at the
+ * least, and a transient pool for a mapping of 256 KiB one of order 6, so
+ * with ORDER 6 every grow fails, and so does every transient pool of a
+ * 256 KiB mapping, while those of smaller mappings, fork and everything
+ * else that needs order 0 to 3 go on working.
  *
  * 1. Lower the zones' watermarks (vm.min_free_kbytes 256, and
  *    vm.watermark_scale_factor 1): the free memory that is left at the
