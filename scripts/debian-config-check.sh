@@ -161,14 +161,7 @@ configure() {
 	tmp=$(mktemp -d)
 	mkdir -p "$obj"
 	xzcat "$debcfg" > "$obj/debian.config"
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=\"*debian/*\")
-			echo "  $side: dropped $line (a file of Debian's build tree; olddefconfig gives the default)" >&2
-			;;
-		*) echo "$line" ;;
-		esac
-	done < "$obj/debian.config" > "$tmp/.config"
+	debian_config_local "$debcfg" "$tmp/.config" "$side"
 	[ "$side" = base ] || echo CONFIG_SWIOTLB_DYNAMIC=y >> "$tmp/.config"
 	if ! dmake "$tree" "$tmp" olddefconfig > "$tmp/olddefconfig.log" 2>&1; then
 		cat "$tmp/olddefconfig.log" >&2
