@@ -17,17 +17,8 @@ tree=$1 obj=$2
 arch=${ARCH:-x86_64}
 jobs=${JOBS:-$(nproc)}
 [ -f "$obj/.config" ] || die $EX_CONFIG "$obj/.config missing (run scripts/kconfig.sh)"
-for tool in gcc make flex bison bc; do
-	command -v "$tool" >/dev/null ||
-		die $EX_MISSING "$tool not found (apt-get install gcc make flex bison bc libelf-dev libssl-dev)"
-done
-cc=gcc
-if command -v ccache >/dev/null; then
-	cc="ccache gcc"
-	# Kbuild passes absolute paths; relative to the checkout they are the
-	# same in every clone, so a second clone (or CI) hits the cache.
-	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
-fi
+need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev" gcc make flex bison bc
+kernel_cc
 
 log=$obj/build.log
 start=$(date +%s)

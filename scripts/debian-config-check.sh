@@ -98,20 +98,14 @@ signing=(SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS MODULE_SIG_KEY)
 	die $EX_MISSING "no unpatched tree in $base_src (make build/src/base/.extracted)"
 [ -f "$patched_src/.series-applied" ] ||
 	die $EX_MISSING "no patched tree in $patched_src (make SERIES=$series kernel-patched extracts it)"
-for tool in gcc make flex bison bc xzcat python3; do
-	command -v "$tool" >/dev/null ||
-		die $EX_MISSING "$tool not found (apt-get install gcc make flex bison bc libelf-dev libssl-dev xz-utils python3)"
-done
+need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev xz-utils python3" \
+	gcc make flex bison bc xzcat python3
 # ccache for the host programs too: with a fresh object directory, building
 # objtool, resolve_btfids and scripts/ for prepare is most of the time
 # (measured: 47 s without, 8 s with a warm cache, per tree).
-cc=gcc
-hostcc=gcc
-if command -v ccache >/dev/null; then
-	cc="ccache gcc"
-	hostcc="ccache gcc"
-	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
-fi
+kernel_cc
+# shellcheck disable=SC2154 # cc: set by kernel_cc
+hostcc=$cc
 
 # dmake TREE OBJDIR ARGS...: make out of tree, at the lowest priority.
 dmake() {

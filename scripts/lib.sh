@@ -50,6 +50,27 @@ record() {
 	echo "$verdict $name${*:+: $*}"
 }
 
+# need_tools HINT TOOL...: die with EX_MISSING naming the first TOOL that
+# is not installed, and HINT (what to apt-get install).
+need_tools() {
+	local hint=$1 tool
+	shift
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || die $EX_MISSING "$tool not found ($hint)"
+	done
+}
+
+# kernel_cc: set cc to "ccache gcc" when ccache is installed, else gcc.
+# Kbuild passes absolute paths; relative to the checkout they are the same
+# in every clone, so a second clone (or CI) hits the cache.
+kernel_cc() {
+	cc=gcc
+	if command -v ccache >/dev/null; then
+		cc="ccache gcc"
+		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
+	fi
+}
+
 # debian_config_local XZ OUT LABEL: Debian's kernel config XZ (package
 # linux-config-6.1) written to OUT without the string settings that name
 # files of Debian's own build tree (debian/...: CONFIG_SYSTEM_TRUSTED_KEYS,
