@@ -50,7 +50,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-smoke test-debug clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-smoke test-debug deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -71,6 +71,10 @@ help:
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
 	@echo "                        (issue 9), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
+	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
+	@echo "                        full series, release 6.1.x-dynswiotlb, in build/deb/ (DEB_FLAVOUR=; ~1 h)"
+	@echo "  make deb-boot         boot that package's kernel and modules through the grow, shrink, default"
+	@echo "                        and nvme scenarios"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
@@ -177,6 +181,23 @@ endif
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	-RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
 	scripts/bench-check.sh $(B)/bench-smoke
+
+# --- issue 11: the Debian packages of the cloud flavour (not in make test) ---
+DEB_FLAVOUR ?= cloud-amd64
+ifeq ($(SERIES),full)
+deb: $(PATCHED_SRC)/.series-applied
+	FLAVOUR=$(DEB_FLAVOUR) scripts/deb.sh $(B)/deb
+else
+deb:
+	@echo "deb: the packages carry the full series; use SERIES=full" >&2; exit 2
+endif
+
+# Boots the package of make deb, with its own modules, through the
+# patched scenarios of make qemu-test; its own results file and summary.
+deb-boot: $(INITRD)
+	@rm -f $(B)/deb/results.txt
+	-@RESULTS_FILE=$(B)/deb/results.txt scripts/deb-boot.sh $(B)/deb
+	@RESULTS_FILE=$(B)/deb/results.txt scripts/summarize.sh
 
 # --- the harness's own tests ---
 test-harness: $(BASE_SRC)/.extracted
