@@ -89,6 +89,14 @@ else
 	status=1
 fi
 
+# make deb-boot with no package to boot, and make deb with a flavour
+# Debian does not have.
+mkdir -p "$tmp/nodeb"
+expect deb-boot-no-package $EX_MISSING "want one linux-image-*.deb" \
+	"$s/deb-boot.sh" "$tmp/nodeb"
+expect deb-bad-flavour $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64" \
+	env FLAVOUR=arm64 "$s/deb.sh" "$tmp/deb-out"
+
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
 	env RESULTS_FILE="$tmp/none.txt" "$s/summarize.sh"
