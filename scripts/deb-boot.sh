@@ -13,7 +13,9 @@
 #    virtio PCI function, virtio block and console, NVMe) goes through the
 #    host's modprobe -d ROOT -S RELEASE --show-depends, which resolves it
 #    with the package's modules.alias and modules.dep into insmod lines in
-#    load order (or "builtin").
+#    load order.  An alias no module serves is taken as built in (6.1
+#    records no aliases of built-in drivers; NVMe is built in in
+#    cloud-amd64) and said; the scenario that uses the device tells.
 # 3. Those modules and /etc/harness-modules (their paths, in load order)
 #    go into a second cpio archive, appended to the harness's initramfs
 #    (INITRD, default build/initramfs.cpio); the guest's init loads them
@@ -72,15 +74,20 @@ modaliases=(
 : > "$work/extra/etc/harness-modules"
 for a in "${modaliases[@]}"; do
 	if ! deps=$(modprobe -d "$work/root" -S "$release" --show-depends "$a" 2>&1); then
-		die $EX_MISSING "no module of $release serves $a: $deps"
+		# 6.1 keeps no aliases of built-in drivers (modules.builtin.modinfo
+		# has none), so "not found" also means "built in": the scenarios
+		# that use the device fail if nothing serves it.
+		info "$a: no loadable module (built in, or not served: the boot will tell)"
+		continue
 	fi
 	while read -r verb path _; do
 		case "$verb" in
 		insmod)
-			rel=${path#/}
+			# modprobe -d prints the path with the root in front
+			rel=${path#"$work/root"/}
 			grep -qxF "/$rel" "$work/extra/etc/harness-modules" && continue
 			mkdir -p "$work/extra/$(dirname "$rel")"
-			cp "$work/root/$rel" "$work/extra/$rel"
+			cp "$work/root/$rel" "$work/extra/$rel" || die $EX_MISSING "cannot copy /$rel"
 			echo "/$rel" >> "$work/extra/etc/harness-modules"
 			;;
 		builtin) ;;

@@ -47,21 +47,16 @@ jobs=${JOBS:-$(nproc)}
 [ -f "$debcfg" ] || die $EX_MISSING "$debcfg not found (apt-get install linux-config-6.1)"
 [ -f "$tree/.series-applied" ] ||
 	die $EX_MISSING "no patched tree in $tree (make kernel-patched extracts it)"
-for tool in gcc make flex bison bc xzcat dpkg-buildpackage dpkg-deb fakeroot rsync cpio kmod openssl; do
-	command -v "$tool" >/dev/null ||
-		die $EX_MISSING "$tool not found (apt-get install build-essential flex bison bc libelf-dev libssl-dev xz-utils dpkg-dev fakeroot rsync cpio kmod openssl)"
-done
-cc=gcc
-if command -v ccache >/dev/null; then
-	cc="ccache gcc"
-	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
-fi
+need_tools "apt-get install build-essential flex bison bc libelf-dev libssl-dev xz-utils dpkg-dev fakeroot rsync cpio kmod openssl" \
+	gcc make flex bison bc xzcat dpkg-buildpackage dpkg-deb fakeroot rsync cpio kmod openssl
+kernel_cc
 
 # value CONFIG OPTION: y, m, a "string", a number, or n when unset.
 value() {
 	sed -n "s/^CONFIG_$2=//p" "$1" | grep . || echo n
 }
 
+# shellcheck disable=SC2154 # cc: set by kernel_cc
 dmake() {
 	run nice -n 10 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
 		LOCALVERSION= -j"$jobs" "$@"
