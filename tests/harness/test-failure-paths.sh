@@ -93,7 +93,7 @@ fi
 # Debian does not have.
 mkdir -p "$tmp/nodeb"
 expect deb-boot-no-package $EX_MISSING "want one linux-image-*.deb" \
-	"$s/deb-boot.sh" "$tmp/nodeb"
+	env INITRD="$tmp/initrd" "$s/deb-boot.sh" "$tmp/nodeb"
 expect deb-bad-flavour $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64" \
 	env FLAVOUR=arm64 "$s/deb.sh" "$tmp/deb-out"
 
