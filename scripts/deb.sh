@@ -51,11 +51,6 @@ need_tools "apt-get install build-essential flex bison bc libelf-dev libssl-dev 
 	gcc make flex bison bc xzcat dpkg-buildpackage dpkg-deb fakeroot rsync cpio kmod openssl
 kernel_cc
 
-# value CONFIG OPTION: y, m, a "string", a number, or n when unset.
-value() {
-	sed -n "s/^CONFIG_$2=//p" "$1" | grep . || echo n
-}
-
 # shellcheck disable=SC2154 # cc: set by kernel_cc
 dmake() {
 	run nice -n 10 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
@@ -83,14 +78,14 @@ if ! cmp -s "$cfg" "$obj/.config.deb-wanted"; then
 		{ cat "$obj/olddefconfig.log" >&2; die $EX_CONFIG "olddefconfig failed"; }
 fi
 for want in SWIOTLB_DYNAMIC=y DEBUG_INFO_NONE=y "LOCALVERSION=\"$localversion\""; do
-	got=$(value "$obj/.config" "${want%%=*}")
+	got=$(config_value "$obj/.config" "${want%%=*}")
 	[ "$got" = "${want#*=}" ] ||
 		die $EX_CONFIG "CONFIG_$want did not survive olddefconfig (got $got)"
 done
-info "$flavour: SWIOTLB_DYNAMIC=$(value "$obj/.config" SWIOTLB_DYNAMIC)" \
-	"SWIOTLB_SHRINK=$(value "$obj/.config" SWIOTLB_SHRINK)" \
-	"AMD_MEM_ENCRYPT=$(value "$obj/.config" AMD_MEM_ENCRYPT)" \
-	"SWIOTLB_XEN=$(value "$obj/.config" SWIOTLB_XEN)"
+info "$flavour: SWIOTLB_DYNAMIC=$(config_value "$obj/.config" SWIOTLB_DYNAMIC)" \
+	"SWIOTLB_SHRINK=$(config_value "$obj/.config" SWIOTLB_SHRINK)" \
+	"AMD_MEM_ENCRYPT=$(config_value "$obj/.config" AMD_MEM_ENCRYPT)" \
+	"SWIOTLB_XEN=$(config_value "$obj/.config" SWIOTLB_XEN)"
 
 # (kernelrelease needs a prepared tree; the name is known beforehand)
 release=$(make -s -C "$tree" kernelversion)$localversion

@@ -115,11 +115,6 @@ dmake() {
 		-j"$jobs" "$@"
 }
 
-# value CONFIG OPTION: y, m, a "string", a number, or n when unset or absent.
-value() {
-	sed -n "s/^CONFIG_$2=//p" "$1" | grep . || echo n
-}
-
 # The series' own files must all be built here: a .c file it changes (other
 # architectures' aside) that no entry covers is named.
 uncovered=()
@@ -164,20 +159,20 @@ configure() {
 		return
 	fi
 	for opt in "${signing[@]}"; do
-		echo "  $side: CONFIG_$opt: Debian's file: $(value "$obj/debian.config" "$opt" | sed 's/^n$/not set/'), used: $(value "$tmp/.config" "$opt" | sed 's/^n$/not set/')" >&2
+		echo "  $side: CONFIG_$opt: Debian's file: $(config_value "$obj/debian.config" "$opt" | sed 's/^n$/not set/'), used: $(config_value "$tmp/.config" "$opt" | sed 's/^n$/not set/')" >&2
 	done
 	while IFS= read -r line; do
 		problems+=("$line still names a file of Debian's build tree")
 	done < <(grep -E '^CONFIG_[A-Z0-9_]+=".*debian/' "$tmp/.config" || true)
 	for opt in "${watch[@]}"; do
-		if [ "$(value "$obj/debian.config" "$opt")" != "$(value "$tmp/.config" "$opt")" ]; then
-			problems+=("CONFIG_$opt: Debian has $(value "$obj/debian.config" "$opt"), olddefconfig gave $(value "$tmp/.config" "$opt")")
+		if [ "$(config_value "$obj/debian.config" "$opt")" != "$(config_value "$tmp/.config" "$opt")" ]; then
+			problems+=("CONFIG_$opt: Debian has $(config_value "$obj/debian.config" "$opt"), olddefconfig gave $(config_value "$tmp/.config" "$opt")")
 		fi
 	done
-	case "$side:$(value "$tmp/.config" SWIOTLB_DYNAMIC)" in
+	case "$side:$(config_value "$tmp/.config" SWIOTLB_DYNAMIC)" in
 	base:n|patched:y) ;;
 	base:*) problems+=("CONFIG_SWIOTLB_DYNAMIC exists: $tree is not the unpatched tree") ;;
-	*) problems+=("CONFIG_SWIOTLB_DYNAMIC=y did not survive olddefconfig (got $(value "$tmp/.config" SWIOTLB_DYNAMIC))") ;;
+	*) problems+=("CONFIG_SWIOTLB_DYNAMIC=y did not survive olddefconfig (got $(config_value "$tmp/.config" SWIOTLB_DYNAMIC))") ;;
 	esac
 	echo "  $side: olddefconfig changed from Debian's file:" >&2
 	"$tree/scripts/diffconfig" "$obj/debian.config" "$tmp/.config" | sed 's/^/    /' >&2
@@ -223,7 +218,7 @@ if [ -s "$patched_obj/debcfg.config-diff" ]; then
 fi
 have=""
 for opt in "${watch[@]}" "${report[@]}" SWIOTLB_DYNAMIC SWIOTLB_SHRINK; do
-	have="$have $opt=$(value "$patched_obj/.config" "$opt")"
+	have="$have $opt=$(config_value "$patched_obj/.config" "$opt")"
 done
 info "$flavour has:$have"
 
@@ -231,7 +226,7 @@ info "$flavour has:$have"
 targets=() skipped=()
 for e in "${objects[@]}"; do
 	t=${e%% *} opt=${e#* }
-	if [ "$opt" = - ] || [ "$(value "$patched_obj/.config" "$opt")" != n ]; then
+	if [ "$opt" = - ] || [ "$(config_value "$patched_obj/.config" "$opt")" != n ]; then
 		targets+=("$t")
 	else
 		skipped+=("$t (CONFIG_$opt is not set)")

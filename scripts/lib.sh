@@ -71,6 +71,12 @@ kernel_cc() {
 	fi
 }
 
+# config_value CONFIG OPTION: y, m, a "string", a number, or n when unset
+# or absent.
+config_value() {
+	sed -n "s/^CONFIG_$2=//p" "$1" | grep . || echo n
+}
+
 # debian_config_local XZ OUT LABEL: Debian's kernel config XZ (package
 # linux-config-6.1) written to OUT without the string settings that name
 # files of Debian's own build tree (debian/...: CONFIG_SYSTEM_TRUSTED_KEYS,
