@@ -72,10 +72,10 @@ CONFIG_DEBUG_INFO_NONE=y
 EOF
 # Only a changed config goes in, so that an unchanged one rebuilds nothing.
 if ! cmp -s "$cfg" "$obj/.config.deb-wanted"; then
-	cp "$cfg" "$obj/.config.deb-wanted"
 	cp "$cfg" "$obj/.config"
 	dmake olddefconfig > "$obj/olddefconfig.log" 2>&1 ||
 		{ cat "$obj/olddefconfig.log" >&2; die $EX_CONFIG "olddefconfig failed"; }
+	cp "$cfg" "$obj/.config.deb-wanted"
 fi
 for want in SWIOTLB_DYNAMIC=y DEBUG_INFO_NONE=y "LOCALVERSION=\"$localversion\""; do
 	got=$(config_value "$obj/.config" "${want%%=*}")
