@@ -23,6 +23,12 @@ export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
 ifeq ($(filter full v7,$(SERIES)),)
 $(error SERIES must be full or v7, not '$(SERIES)')
 endif
+# The shrinker (patch 0018) and the packages need the full series.
+ifeq ($(SERIES),v7)
+ifneq ($(filter bench-shrink deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink deb,$(MAKECMDGOALS)) needs SERIES=full: v7 has no CONFIG_SWIOTLB_SHRINK and is not what the packages carry)
+endif
+endif
 
 B := $(CURDIR)/build
 RESULTS_FILE ?= $(B)/test-results.txt
@@ -168,14 +174,9 @@ bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 
 # Issue 9: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
-ifeq ($(SERIES),full)
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
 		RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)-shrink
-else
-bench-shrink:
-	@echo "bench-shrink: SERIES=$(SERIES) has no CONFIG_SWIOTLB_SHRINK; use SERIES=full" >&2; exit 2
-endif
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
@@ -184,13 +185,8 @@ bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 
 # --- issue 11: the Debian packages of the cloud flavour (not in make test) ---
 DEB_FLAVOUR ?= cloud-amd64
-ifeq ($(SERIES),full)
 deb: $(PATCHED_SRC)/.series-applied
 	FLAVOUR=$(DEB_FLAVOUR) scripts/deb.sh $(B)/deb
-else
-deb:
-	@echo "deb: the packages carry the full series; use SERIES=full" >&2; exit 2
-endif
 
 # Boots the package of make deb, with its own modules, through the
 # patched scenarios of make qemu-test; its own results file and summary.
