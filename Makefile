@@ -18,15 +18,18 @@ KERNEL ?= patched
 CMDLINE ?= swiotlb=512,force
 RUNS ?= 5
 RUNTIME ?= 5
-BENCH_OUT ?= $(CURDIR)/results
+# make bench runs one vCPU unless SMP is given on the command line.
+BENCH_SMP := $(if $(filter command line,$(origin SMP)),$(SMP),1)
+BENCH_OUT ?= $(CURDIR)/results$(if $(filter-out 1,$(BENCH_SMP)),-smp$(BENCH_SMP))
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
-ifeq ($(filter full v7,$(SERIES)),)
-$(error SERIES must be full or v7, not '$(SERIES)')
+ifeq ($(filter full v7 noperf,$(SERIES)),)
+$(error SERIES must be full, v7 or noperf, not '$(SERIES)')
 endif
-# The shrinker (patch 0018) and the packages need the full series.
-ifeq ($(SERIES),v7)
-ifneq ($(filter bench-shrink deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink deb,$(MAKECMDGOALS)) needs SERIES=full: v7 has no CONFIG_SWIOTLB_SHRINK and is not what the packages carry)
+# The shrinker (patch 0018), the packages and the before/after bench of
+# issue 7 need the full series.
+ifneq ($(SERIES),full)
+ifneq ($(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -56,7 +59,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-smoke test-debug deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-smoke test-debug deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -76,6 +79,9 @@ help:
 	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
 	@echo "                        (issue 9), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
+	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
+	@echo "                        before and after the patches of issue 7, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
+	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
 	@echo "                        full series, release 6.1.x-dynswiotlb, in build/deb/ (DEB_FLAVOUR=; ~1 h)"
@@ -95,7 +101,8 @@ help:
 	@echo "                        objects build with no new warning (issue 11; also in make test)"
 	@echo "  make clean / distclean   remove outputs / everything under build/"
 	@echo "Variables (now):"
-	@echo "  SERIES=$(SERIES)   full or v7 (v7: the nine and their prerequisites)"
+	@echo "  SERIES=$(SERIES)   full, v7 (the nine and their prerequisites) or noperf"
+	@echo "                     (full without the performance patches of issue 7)"
 	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
 	@echo "                     test-livelock-base always use 4 vCPUs)"
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
@@ -169,14 +176,33 @@ qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(IN
 		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
 
 # --- the benchmark of issue 5 (scripts/bench.sh): not a timed test ---
-bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
-	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)
+# SMP=N (N > 1) runs backports' QEMU 10.0 (scripts/get-qemu.sh) on the pc
+# machine: bookworm's QEMU hangs under icount with more than one vCPU.
+QEMU_BPO := $(B)/qemu-bpo/qemu-system-x86_64
+$(QEMU_BPO): scripts/get-qemu.sh
+	scripts/get-qemu.sh $(dir $@)
+BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
+BENCH_ENV = SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
+	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
+
+bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
+	$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)
 
 # Issue 9: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
-		RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES) scripts/bench.sh $(BENCH_OUT)-shrink
+		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-shrink
+
+# Issue 7: the growing case before and after the performance patches, in
+# one run, beside the unpatched kernel: default = SERIES=noperf (every patch
+# above "# Performance" in series) and growing = full, both with the
+# growing parameters.  Builds the noperf kernel with a make of its own.
+bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
+	$(MAKE) --no-print-directory SERIES=noperf kernel-patched
+	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before issue 7)" \
+		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" \
+		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-perf
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
 #
-# usage: scripts/apply-series.sh TREE [full|v7]
+# usage: scripts/apply-series.sh TREE [full|v7|noperf]
 #
 # Each patch is tried with --dry-run first, so a patch that does not apply
 # leaves the tree as the previous patch left it.  A failure names the patch,
@@ -12,7 +12,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 TREE [full|v7]"
+[ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 TREE [full|v7|noperf]"
 tree=$1
 which=${2:-full}
 [ -f "$tree/Makefile" ] || die $EX_MISSING "$tree is not a kernel tree"

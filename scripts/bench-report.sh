@@ -86,7 +86,7 @@ awk '
 		for (r in run) {
 			split(r, f, " "); k = f[1]
 			if (f[2] != "dma" || v[r " exit"] != "0") continue
-			for (t = 1; t <= 2; t++) for (g = 1; g <= 16; g += 15) {
+			for (t = 1; t <= 256; t++) for (g = 1; g <= 16; g += 15) {
 				c = "_t" t "_g" g
 				if (!((r " map_us" c) in v)) continue
 				printf "dma %s %d %d %s %s %s %s\n", k, t, g, v[r " map_us" c], v[r " map_sd" c],
@@ -106,8 +106,9 @@ workloads=$(get workloads)
 	echo "$(get runs) runs of $(get runtime) s per kernel and workload (warm-up discarded:" \
 		"$([ "$(get warmup)" = 1 ] && echo yes || echo no)), a fresh VM per run, interleaved;" \
 		"$(get qemu), $(get qemu_args), $(get mem) MiB; $(get date)."
-	echo "Kernels: base = $(get base_label), $(get cmdline_base); default = patched," \
-		"$(get cmdline_default); growing = patched, $(get cmdline_growing)."
+	echo "Kernels: base = $(get base_label), $(get cmdline_base);" \
+		"default = $(get default_label | grep . || echo patched), $(get cmdline_default);" \
+		"growing = $(get growing_label | grep . || echo patched), $(get cmdline_growing)."
 	echo
 	echo "## fio read+write bandwidth, in the cover letter's form"
 	echo

@@ -11,10 +11,13 @@
 #   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
 # Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
 #
-# Every run boots a fresh VM with one vCPU under "-icount shift=2,sleep=off"
-# (the guest clock counts instructions: plain TCG timing varies by about
-# 20 % from run to run, icount by under 1 %; -smp 2 hangs under icount in
-# QEMU 7.2).  Runs are interleaved (for each run: each workload: base,
+# Every run boots a fresh VM with SMP vCPUs (default 1) under
+# "-icount shift=2,sleep=off" (the guest clock counts instructions: plain
+# TCG timing varies by about 20 % from run to run, icount by under 1 %).
+# Bookworm's QEMU 7.2 hangs at "Bringing up secondary CPUs" under icount
+# with -smp 2 or more; `make bench SMP=N` runs backports' QEMU 10.0 from
+# scripts/get-qemu.sh instead, with QEMU_MACHINE=pc (its q35 firmware hangs
+# under icount).  Runs are interleaved (for each run: each workload: base,
 # default, growing) so that drift on the host hits all three alike, and the
 # first round is a warm-up whose numbers are discarded.  Then one VM per
 # kernel runs dma_map_benchmark on QEMU's edu device.
@@ -31,6 +34,11 @@
 #   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
 #   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
+#   SMP (1): vCPUs; QEMU, QEMU_MACHINE: see scripts/qemu-run.sh
+#   BZIMAGE_default, BZIMAGE_growing (BZIMAGE_patched), DEFAULT_CMDLINE
+#     (swiotlb=force), DEFAULT_LABEL, GROWING_LABEL ("patched"): another
+#     kernel or parameters in a slot; make bench-perf puts the series
+#     without the performance patches of issue 7 in default's place.
 #   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
 #     kernel is, for the report, and its parameters.  make bench-shrink
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
@@ -49,16 +57,19 @@ set -uo pipefail
 
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
 out=$1
-runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1}
+runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${SMP:-1}
 workloads=${WORKLOADS:-small big 4way} dma_seconds=${DMA_SECONDS:-2}
-for v in runs runtime dma_seconds; do
+for v in runs runtime dma_seconds smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
 done
 [[ $warmup =~ ^[01]$ ]] || die $EX_USAGE "WARMUP must be 0 or 1, not '$warmup'"
 bz_base=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
 bz_patched=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage}
+bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
-for f in "$bz_base" "$bz_patched" "$initrd"; do
+qemu=${QEMU:-qemu-system-x86_64}
+command -v "$qemu" > /dev/null || die $EX_MISSING "$qemu not found"
+for f in "$bz_base" "$bz_default" "$bz_growing" "$initrd"; do
 	[ -f "$f" ] || die $EX_MISSING "$f not found (make kernels initramfs)"
 done
 for w in $workloads; do
@@ -67,9 +78,9 @@ for w in $workloads; do
 done
 
 kernels=(base default growing)
-declare -A bz=([base]=$bz_base [default]=$bz_patched [growing]=$bz_patched)
-declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=swiotlb=force [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
-icount=(-s 1 -x -icount -x shift=2,sleep=off)
+declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing)
+declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
+icount=(-s "$smp" -x -icount -x shift=2,sleep=off)
 
 rm -rf "$out/raw" "$out/failed.txt"
 mkdir -p "$out/raw"
@@ -82,9 +93,12 @@ mkdir -p "$out/raw"
 	echo "dma_seconds=$dma_seconds"
 	echo "series=${SERIES:-full}"
 	echo "mem=${MEM:-1024}"
-	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "qemu_args=-accel tcg -smp 1 -icount shift=2,sleep=off"
+	echo "qemu=$("$qemu" --version 2> /dev/null | head -n 1)"
+	echo "qemu_args=-accel tcg -machine ${QEMU_MACHINE:-q35} -smp $smp -icount shift=2,sleep=off"
+	echo "smp=$smp"
 	echo "base_label=${BASE_LABEL:-unpatched}"
+	echo "default_label=${DEFAULT_LABEL:-patched}"
+	echo "growing_label=${GROWING_LABEL:-patched}"
 	for k in "${kernels[@]}"; do echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/meta.txt"

@@ -72,6 +72,14 @@ for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
 	cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
 		cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
 done
+# What the series in the tree offers, for the cases that need more than
+# v7 has: patch 0020's pool-passing functions (not in SERIES=v7).
+features=$(mktemp)
+grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
+	echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
+cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
+	cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
+rm -f "$features"
 
 frags=("$top/configs/qemu-x86_64.config")
 [ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")

@@ -22,6 +22,7 @@
 #
 # Environment:
 #   QEMU           the emulator (default qemu-system-x86_64)
+#   QEMU_MACHINE   its machine type (default q35; make bench SMP=N uses pc)
 #   BOOT_TIMEOUT   s from start until the guest init prints its marker (60)
 #   TEST_TIMEOUT   s from that marker until the result (300)
 #   CRASH_GRACE    s to keep running after a crash report, for the rest of
@@ -111,7 +112,7 @@ else
 		die $EX_MISSING "cannot create the monitor FIFOs in $outdir"
 	console=(-chardev "file,id=con,path=$log" -monitor "pipe:$outdir/monitor")
 fi
-cmd=("$qemu" -accel tcg -machine q35 -smp "$smp" -m "$mem"
+cmd=("$qemu" -accel tcg -machine "${QEMU_MACHINE:-q35}" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	"${console[@]}" -serial chardev:con

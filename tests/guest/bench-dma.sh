@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench-dma SECONDS: the kernel's dma_map_benchmark on QEMU's edu device
 # (PCI 1234:11e8, "-device edu"), bound to the dma_map_benchmark driver
-# through driver_override (issue 5).  For 1 and 2 threads and granules of
-# 1 and 16 pages, each for SECONDS, it reports
+# through driver_override (issue 5).  For 1 and 2 threads, and as many
+# threads as vCPUs if there are more (issue 7), and granules of 1 and 16
+# pages, each for SECONDS, it reports
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)
 # and nslabs_boot / nslabs_after.
@@ -28,7 +29,11 @@ echo "harness: $dev bound to $(basename "$(readlink "/sys/bus/pci/devices/$dev/d
 
 report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
 status=0
-for t in 1 2; do
+threads="1 2"
+ncpus=$(grep -c '^processor' /proc/cpuinfo)
+[ "$ncpus" -gt 2 ] && threads="$threads $ncpus"
+report ncpus "$ncpus"
+for t in $threads; do
 	for g in 1 16; do
 		out=$(dma_map_benchmark -t "$t" -g "$g" -s "$seconds" 2>&1)
 		echo "$out"
