@@ -182,7 +182,7 @@ QEMU_BPO := $(B)/qemu-bpo/qemu-system-x86_64
 $(QEMU_BPO): scripts/get-qemu.sh
 	scripts/get-qemu.sh $(dir $@)
 BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
-BENCH_ENV = SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
+BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
@@ -206,7 +206,7 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
-	-RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
+	-BENCH_SMP=1 RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
 	scripts/bench-check.sh $(B)/bench-smoke
 
 # --- issue 11: the Debian packages of the cloud flavour (not in make test) ---

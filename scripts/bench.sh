@@ -11,7 +11,7 @@
 #   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
 # Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
 #
-# Every run boots a fresh VM with SMP vCPUs (default 1) under
+# Every run boots a fresh VM with BENCH_SMP vCPUs (default 1) under
 # "-icount shift=2,sleep=off" (the guest clock counts instructions: plain
 # TCG timing varies by about 20 % from run to run, icount by under 1 %).
 # Bookworm's QEMU 7.2 hangs at "Bringing up secondary CPUs" under icount
@@ -34,7 +34,9 @@
 #   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
 #   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
-#   SMP (1): vCPUs; QEMU, QEMU_MACHINE: see scripts/qemu-run.sh
+#   BENCH_SMP (1): vCPUs (not SMP, which make exports for its QEMU tests);
+#     more than one needs QEMU 8 or later (see above).
+#   QEMU, QEMU_MACHINE: see scripts/qemu-run.sh
 #   BZIMAGE_default, BZIMAGE_growing (BZIMAGE_patched), DEFAULT_CMDLINE
 #     (swiotlb=force), DEFAULT_LABEL, GROWING_LABEL ("patched"): another
 #     kernel or parameters in a slot; make bench-perf puts the series
@@ -57,7 +59,7 @@ set -uo pipefail
 
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
 out=$1
-runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${SMP:-1}
+runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${BENCH_SMP:-1}
 workloads=${WORKLOADS:-small big 4way} dma_seconds=${DMA_SECONDS:-2}
 for v in runs runtime dma_seconds smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
@@ -69,6 +71,11 @@ bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_pat
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
 qemu=${QEMU:-qemu-system-x86_64}
 command -v "$qemu" > /dev/null || die $EX_MISSING "$qemu not found"
+# QEMU 7 hangs under icount with more than one vCPU: every VM would time out.
+qemu_major=$("$qemu" --version 2> /dev/null | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+if [ "$smp" -gt 1 ] && [ "${qemu_major:-0}" -lt 8 ]; then
+	die $EX_USAGE "BENCH_SMP=$smp needs QEMU 8 or later under icount ($qemu is ${qemu_major:-unknown}); use make bench SMP=$smp"
+fi
 for f in "$bz_base" "$bz_default" "$bz_growing" "$initrd"; do
 	[ -f "$f" ] || die $EX_MISSING "$f not found (make kernels initramfs)"
 done

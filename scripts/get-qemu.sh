@@ -36,7 +36,7 @@ apt=(-o "Dir::Etc::sourcelist=$dir/apt/sources.list" -o Dir::Etc::sourceparts=/d
 	-o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache::archives=$dir/apt/archives"
 	-o APT::Sandbox::User="$(id -un)" -q)
 echo "get-qemu: package lists of $suite from $mirror"
-apt-get "${apt[@]}" update > "$dir/apt/update.log" 2>&1 ||
+apt-get "${apt[@]}" --error-on=any update > "$dir/apt/update.log" 2>&1 ||
 	die $EX_MISSING "apt-get update for $suite failed (see $dir/apt/update.log)"
 (cd "$dir/debs" && apt-get "${apt[@]}" download "${packages[@]}") > "$dir/apt/download.log" 2>&1 ||
 	die $EX_MISSING "cannot download ${packages[*]} from $suite (see $dir/apt/download.log)"

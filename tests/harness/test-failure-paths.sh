@@ -96,6 +96,15 @@ expect deb-boot-no-package $EX_MISSING "want one linux-image-*.deb" \
 	env INITRD="$tmp/initrd" "$s/deb-boot.sh" "$tmp/nodeb"
 expect deb-bad-flavour $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64" \
 	env FLAVOUR=arm64 "$s/deb.sh" "$tmp/deb-out"
+# make bench SMP=N: backports' QEMU from a mirror that does not answer.
+expect get-qemu-no-mirror $EX_MISSING "apt-get update for bookworm-backports failed" \
+	env DEBIAN_MIRROR=http://127.0.0.1:9/debian "$s/get-qemu.sh" "$tmp/qemu-bpo"
+printf '#!/bin/sh\necho "QEMU emulator version 7.2.22"\n' > "$tmp/qemu72"
+chmod +x "$tmp/qemu72"
+expect bench-smp-old-qemu $EX_USAGE "BENCH_SMP=2 needs QEMU 8 or later" \
+	env BENCH_SMP=2 QEMU="$tmp/qemu72" "$s/bench.sh" "$tmp/bench-out"
+expect list-series-bad $EX_USAGE "SERIES must be full, v7 or noperf" \
+	"$s/list-series.sh" perf
 
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
