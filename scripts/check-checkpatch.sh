@@ -1,20 +1,23 @@
 #!/bin/bash
 # Port check "checkpatch": the tree's scripts/checkpatch.pl reports no error
-# on any patch of the series, and a warning only where the original v7 patch
-# has the same warning and the allow-list names it.
+# on any patch of the series, and exactly the warnings that the allow-list
+# records, no more and no fewer.
 #
 # usage: scripts/check-checkpatch.sh [full|v7]
 #
-# Patch NNNN-*.patch with 1 <= NNNN <= 9 is the port of "[PATCH v7 N/9]" in
-# the seeds ($SEEDS_DIR, default ../shared/seeds beside the project); its
-# subject must be the seed's.  Every other patch (the prerequisite, the
-# follow-up fixes) has no original, so it may have no warning at all.
-#
 # The allow-list ($CHECKPATCH_ALLOW, default patches/checkpatch-allow.txt)
-# has one line per allowed warning: PATCH TYPE REASON...  An entry is only
-# honoured if checkpatch gives the seed at least as many warnings of TYPE as
-# the port; an entry the seed does not justify is itself a failure.
-# Records one result, checkpatch.  Exits 0 on PASS, EX_TESTFAIL on FAIL.
+# has one line per allowed warning: PATCH TYPE COUNT REASON...  Only the
+# ports of the nine v7 patches (0001-0009) may have entries, each for a
+# warning the v7 original has too; every other patch (the prerequisite,
+# the follow-up fixes, ours) must be clean.  The check needs nothing
+# outside the repository.
+#
+# With SEEDS_DIR set to a directory of the original v7 mails
+# ("[PATCH v7 N/9]"; `make check-checkpatch-seeds SEEDS_DIR=...`), it also
+# checks that each port keeps its original's subject and that checkpatch
+# gives the original at least COUNT warnings of each allowed TYPE.
+# Records one result, checkpatch (checkpatch-seeds with SEEDS_DIR).
+# Exits 0 on PASS, EX_TESTFAIL on FAIL, EX_MISSING without the seeds asked for.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,24 +25,29 @@ set -euo pipefail
 . "$(dirname "$0")/checks-lib.sh"
 
 checks_series "${1:-${SERIES:-full}}"
-name=port-checks/$SERIES/checkpatch
-seeds=${SEEDS_DIR:-$PROJECT_TOP/../shared/seeds}
+seeds=${SEEDS_DIR:-}
+name=port-checks/$SERIES/checkpatch${seeds:+-seeds}
 allow=${CHECKPATCH_ALLOW:-$PROJECT_TOP/patches/checkpatch-allow.txt}
-if [ ! -d "$seeds" ]; then
-	record FAIL "$name" "cannot run: no seed patches in $seeds (set SEEDS_DIR)"
+allow_name=$(basename "$allow")
+if [ -n "$seeds" ] && [ ! -d "$seeds" ]; then
+	record FAIL "$name" "cannot run: SEEDS_DIR=$seeds is not a directory"
 	exit $EX_MISSING
 fi
+[ -f "$allow" ] || die $EX_MISSING "no allow-list $allow"
 pristine_tree
 checkpatch=$CHECKS_SRC/scripts/checkpatch.pl
-log=$LOGS/checkpatch.log
+log=$LOGS/checkpatch${seeds:+-seeds}.log
 : > "$log"
 
 # cp_types FILE: checkpatch's verdicts on FILE, one "LEVEL:TYPE" a line;
 # its full output goes to the log.
 cp_types() {
 	local out
+	# UNKNOWN_COMMIT_ID: checkpatch looks the shas of "Fixes:" and
+	# "[ Upstream commit ]" up in the git repository it runs in, and
+	# neither the extracted tree nor this project has mainline's history.
 	out=$("$checkpatch" --root="$CHECKS_SRC" --no-summary --show-types \
-		--terse "$1" 2>&1) || true
+		--ignore UNKNOWN_COMMIT_ID --terse "$1" 2>&1) || true
 	[ -n "$out" ] && echo "$out" >> "$log"
 	echo "$out" |
 		sed -n 's/^[^ ]*: \(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1:\2/p'
@@ -58,69 +66,88 @@ seed_of() {
 	grep -l -E "^Subject: \[PATCH v7 0?$1/9\]" "$seeds"/*.patch 2>/dev/null | head -1
 }
 
+# count TYPE LIST...: how many of LIST are "WARNING:TYPE".
+count() {
+	local type=$1 n=0 e
+	shift
+	for e in "$@"; do
+		[ "$e" = "WARNING:$type" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# The allow-list, checked for form first.
 problems=()
+declare -A listed=()
+in_full=$(for p in $("$PROJECT_TOP/scripts/list-series.sh" full); do basename "$p"; done)
+in_series=$(for p in $("$PROJECT_TOP/scripts/list-series.sh" "$SERIES"); do basename "$p"; done)
+while read -r pname type n why; do
+	case "$pname" in ''|'#'*) continue ;; esac
+	if ! grep -qxF "$pname" <<< "$in_full"; then
+		problems+=("$allow_name: $pname is not a patch of the series")
+	elif ! [[ "$n" =~ ^[1-9][0-9]*$ ]] || [ -z "$why" ]; then
+		problems+=("$allow_name: $pname $type: want PATCH TYPE COUNT REASON")
+	elif ! [[ "$pname" =~ ^000[1-9]- ]]; then
+		problems+=("$allow_name: $pname has no v7 original, so it may have no warning")
+	elif grep -qxF "$pname" <<< "$in_series"; then
+		listed[$pname $type]=$n
+	fi
+done < "$allow"
+
 allowed=0
-declare -A used_entry=()
 for p in $("$PROJECT_TOP/scripts/list-series.sh" "$SERIES"); do
 	pname=$(basename "$p")
 	echo "== $pname" >> "$log"
 	mapfile -t port < <(cp_types "$p")
 	num=$((10#${pname%%-*}))
-	seed=
-	if [ "$num" -ge 1 ] && [ "$num" -le 9 ]; then
+	orig=()
+	if [ -n "$seeds" ] && [ "$num" -ge 1 ] && [ "$num" -le 9 ]; then
 		seed=$(seed_of "$num")
 		if [ -z "$seed" ]; then
 			problems+=("$pname: no seed [PATCH v7 $num/9] in $seeds")
-			continue
+		else
+			[ "$(subject "$p")" = "$(subject "$seed")" ] ||
+				problems+=("$pname: subject is not that of v7 $num/9 ('$(subject "$seed")')")
+			echo "== seed $(basename "$seed")" >> "$log"
+			mapfile -t orig < <(cp_types "$seed")
 		fi
-		if [ "$(subject "$p")" != "$(subject "$seed")" ]; then
-			problems+=("$pname: subject is not that of v7 $num/9 ('$(subject "$seed")')")
-		fi
-		echo "== seed $(basename "$seed")" >> "$log"
-		mapfile -t orig < <(cp_types "$seed")
-	else
-		orig=()
 	fi
+	declare -A seen=()
 	for e in "${port[@]}"; do
 		case "$e" in
-		ERROR:*) problems+=("$pname: ${e}"); continue ;;
-		WARNING:*) ;;
+		ERROR:*) problems+=("$pname: $e"); continue ;;
+		WARNING:*) type=${e#WARNING:} ;;
 		*) continue ;;
 		esac
-		type=${e#WARNING:}
-		[ -n "${used_entry[$pname $type]:-}" ] && continue
-		used_entry[$pname $type]=1
-		n_port=$(printf '%s\n' "${port[@]}" | grep -cx "WARNING:$type" || true)
-		n_seed=$( ((${#orig[@]})) && printf '%s\n' "${orig[@]}" | grep -cx "WARNING:$type" || true)
-		n_seed=${n_seed:-0}
-		listed=$(awk -v p="$pname" -v t="$type" '$1 == p && $2 == t' "$allow" 2>/dev/null)
-		if [ -z "$listed" ]; then
-			problems+=("$pname: WARNING:$type x$n_port, not in $(basename "$allow")")
-		elif [ -z "$seed" ]; then
-			problems+=("$pname: WARNING:$type is allow-listed, but the patch has no v7 original to justify it")
-		elif [ "$n_seed" -lt "$n_port" ]; then
-			problems+=("$pname: WARNING:$type x$n_port, the v7 original has it x$n_seed")
+		[ -n "${seen[$type]:-}" ] && continue
+		seen[$type]=1
+		n_port=$(count "$type" "${port[@]}")
+		n_list=${listed[$pname $type]:-0}
+		if [ "$n_list" = 0 ]; then
+			problems+=("$pname: WARNING:$type x$n_port, not in $allow_name")
+		elif [ "$n_port" != "$n_list" ]; then
+			problems+=("$pname: WARNING:$type x$n_port, $allow_name records x$n_list")
 		else
 			allowed=$((allowed + n_port))
 		fi
 	done
+	for key in "${!listed[@]}"; do
+		[ "${key%% *}" = "$pname" ] || continue
+		type=${key#* }
+		n_list=${listed[$key]}
+		[ -n "${seen[$type]:-}" ] ||
+			problems+=("$pname: $allow_name records WARNING:$type x$n_list, checkpatch gives none")
+		if [ -n "$seeds" ] && [ "${#orig[@]}" -gt 0 ]; then
+			n_seed=$(count "$type" "${orig[@]}")
+			[ "$n_seed" -ge "$n_list" ] ||
+				problems+=("$pname: WARNING:$type x$n_list allowed, the v7 original has it x$n_seed")
+		fi
+	done
+	unset seen
 done
 
-# Entries that no warning used: stale, or justified by nothing.
-if [ -f "$allow" ]; then
-	while read -r pname type _; do
-		case "$pname" in ''|'#'*) continue ;; esac
-		[ -n "${used_entry[$pname $type]:-}" ] && continue
-		if ! grep -qxF "$pname" <(for p in $("$PROJECT_TOP/scripts/list-series.sh" full); do basename "$p"; done); then
-			problems+=("$(basename "$allow"): $pname is not a patch of the series")
-		elif grep -qxF "$pname" <(for p in $("$PROJECT_TOP/scripts/list-series.sh" "$SERIES"); do basename "$p"; done); then
-			info "note: $(basename "$allow") allows $pname $type, which checkpatch no longer reports"
-		fi
-	done < "$allow"
-fi
-
 if [ ${#problems[@]} -eq 0 ]; then
-	record PASS "$name" "no errors; $allowed allow-listed warnings that the v7 originals share"
+	record PASS "$name" "no errors; the $allowed warnings that $allow_name records${seeds:+, each shared by its v7 original}"
 	exit 0
 fi
 printf '  %s\n' "${problems[@]}" >&2

@@ -12,6 +12,10 @@
 #   make check-apply|check-checkpatch|check-kernel-doc|check-bisect|
 #        check-coverage             one check alone (check-apply first: the
 #       others use its trees).
+#   make check-checkpatch-seeds SEEDS_DIR=DIR   checkpatch, and also each
+#       port of v7 against its original mail in DIR (its subject, and the
+#       allowed warnings).  Not part of `make test`: the mails are not in
+#       the repository.
 #
 # Each check records PASS/FAIL lines in $(RESULTS_FILE) (scripts/lib.sh).
 # Trees, objects and logs: $(CHECKS_DIR)/SERIES/ (logs/ has every log).
@@ -23,7 +27,7 @@ export CHECKS_DIR
 
 PORT_CHECKS := apply checkpatch kernel-doc bisect coverage
 
-.PHONY: port-checks cross-check $(addprefix check-,$(PORT_CHECKS))
+.PHONY: port-checks cross-check check-checkpatch-seeds $(addprefix check-,$(PORT_CHECKS))
 
 # Every check runs even when an earlier one failed (a check that cannot run
 # for want of a tree records FAIL itself); the target fails if any did.
@@ -43,3 +47,7 @@ cross-check:
 
 $(addprefix check-,$(PORT_CHECKS)):
 	@scripts/$@.sh $(SERIES)
+
+check-checkpatch-seeds:
+	@test -n "$(SEEDS_DIR)" || { echo "set SEEDS_DIR to the directory of the v7 mails" >&2; exit 2; }
+	@SEEDS_DIR="$(SEEDS_DIR)" scripts/check-checkpatch.sh $(SERIES)
