@@ -108,6 +108,83 @@ static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
 	return (set_memory_encrypted)(addr, numpages);
 }
 
+/*
+ * A Hyper-V isolation VM, played: while @active, swiotlb_unencrypted_base
+ * is TEST_SHARED_GPA_BOUNDARY, far above any RAM here. Swiotlb.c must then
+ * reach a decrypted buffer through memremap() at its address plus the
+ * boundary; the memremap() seam returns the linear address of the same
+ * pages instead (see swiotlb_dynamic_kunit.h).
+ */
+#define TEST_SHARED_GPA_BOUNDARY	(1ULL << 46)
+
+/**
+ * struct test_gpa_remap - what the memremap() and memunmap() seam saw
+ * @active:	Play the isolation VM (a test case sets it, and clears it).
+ * @maps:	Calls of memremap() above the boundary.
+ * @unmaps:	Calls of memunmap().
+ * @last_offset: Physical address asked for in the last memremap().
+ * @last_vaddr:	What the last memremap() returned.
+ * @last_unmapped: Address given to the last memunmap().
+ */
+static struct test_gpa_remap {
+	bool active;
+	atomic_t maps;
+	atomic_t unmaps;
+	resource_size_t last_offset;
+	void *last_vaddr;
+	void *last_unmapped;
+} test_gpa;
+
+static void test_gpa_start(void)
+{
+	atomic_set(&test_gpa.maps, 0);
+	atomic_set(&test_gpa.unmaps, 0);
+	test_gpa.last_offset = 0;
+	test_gpa.last_vaddr = NULL;
+	test_gpa.last_unmapped = NULL;
+	/* the fields above before the flag that makes the seam use them */
+	smp_store_release(&test_gpa.active, true);
+	WRITE_ONCE(swiotlb_unencrypted_base, TEST_SHARED_GPA_BOUNDARY);
+}
+
+static void test_gpa_stop(void)
+{
+	WRITE_ONCE(swiotlb_unencrypted_base, 0);
+	WRITE_ONCE(test_gpa.active, false);
+}
+
+static void *swiotlb_kunit_memremap(resource_size_t offset, size_t size,
+				    unsigned long flags)
+{
+	void *vaddr;
+
+	/* pairs with smp_store_release() in test_gpa_start() */
+	if (!smp_load_acquire(&test_gpa.active) ||
+	    offset < TEST_SHARED_GPA_BOUNDARY)
+		return (memremap)(offset, size, flags);
+
+	/* The real memremap() may sleep: say so, as it would. */
+	might_sleep();
+	vaddr = phys_to_virt(offset - TEST_SHARED_GPA_BOUNDARY);
+	WRITE_ONCE(test_gpa.last_offset, offset);
+	WRITE_ONCE(test_gpa.last_vaddr, vaddr);
+	atomic_inc(&test_gpa.maps);
+	return vaddr;
+}
+
+/* Unused until swiotlb.c unmaps the pools it remapped. */
+static void __maybe_unused swiotlb_kunit_memunmap(void *addr)
+{
+	/* pairs with smp_store_release() in test_gpa_start() */
+	if (!smp_load_acquire(&test_gpa.active)) {
+		(memunmap)(addr);
+		return;
+	}
+	might_sleep();
+	WRITE_ONCE(test_gpa.last_unmapped, addr);
+	atomic_inc(&test_gpa.unmaps);
+}
+
 enum test_pool_kind {
 	KIND_NONE,
 	KIND_DEFAULT,
@@ -1636,13 +1713,232 @@ static void swiotlb_test_restricted_pool(struct kunit *test)
 #endif /* CONFIG_DMA_RESTRICTED_POOL */
 
 /*
- * The cases that show bugs of the plain v7 series (SERIES=v7, see
- * `make test-regressions`) come last, and the two that make v7 write past
- * a transient pool come at the very end, so that the corruption they
- * cause there cannot hide the other results; only the restricted pool
- * case, whose oops ends v7's run, comes after them.
+ * Platform fixes. Each case plays a platform whose code paths QEMU with
+ * swiotlb=force never runs.
  */
-static struct kunit_case swiotlb_dynamic_test_cases[] = {
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+/*
+ * Hyper-V isolation VM (swiotlb_unencrypted_base set): a pool that the
+ * grow worker adds is reached through a mapping above the shared GPA
+ * boundary, as the default pool is, and that mapping goes when the pool
+ * is freed. v7 leaves the pool's vaddr NULL.
+ */
+static void swiotlb_test_unencrypted_grow(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	void *orig, *vaddr;
+	phys_addr_t tlb;
+	int i;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	test_fill_default_pool(test, ctx);
+	test_gpa_start();
+	/* what a full swiotlb does; a map here would also try a transient pool */
+	schedule_work(&ctx->mem.dyn_alloc);
+	flush_work(&ctx->mem.dyn_alloc);
+	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	KUNIT_ASSERT_PTR_NE_MSG(test, pool, &ctx->mem.defpool,
+				"the grow worker added no pool");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, pool->vaddr,
+				  "a grown pool has no CPU address");
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_gpa.maps), 1);
+	KUNIT_EXPECT_EQ(test, test_gpa.last_offset,
+			pool->start + TEST_SHARED_GPA_BOUNDARY);
+	KUNIT_EXPECT_PTR_EQ(test, pool->vaddr, test_gpa.last_vaddr);
+	vaddr = pool->vaddr;
+
+	/* A bounce into the new pool lands in its pages. */
+	orig = page_address(ctx->orig_page);
+	test_fill_random(orig, SZ_4K);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), pool);
+	KUNIT_EXPECT_EQ(test, memcmp(phys_to_virt(tlb), orig, SZ_4K), 0);
+
+	/* Freeing the pool (in a work item) removes the mapping. */
+	test_ctx_destroy(test, ctx);
+	for (i = 0; i < 500 && !atomic_read(&test_gpa.unmaps); i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_gpa.unmaps), 1);
+	KUNIT_EXPECT_PTR_EQ(test, test_gpa.last_unmapped, vaddr);
+	test_gpa_stop();
+}
+
+/*
+ * Hyper-V isolation VM: a full swiotlb in atomic context cannot remap a
+ * transient pool, so the mapping fails, as without dynamic SWIOTLB, and
+ * the grow worker is asked for a pool. v7 makes a transient pool with a
+ * NULL vaddr. The case calls swiotlb_find_slots(), which does not bounce,
+ * so that v7 fails here instead of writing near address 0.
+ */
+static void swiotlb_test_unencrypted_transient(struct kunit *test)
+{
+	static DEFINE_SPINLOCK(test_lock);
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool = NULL;
+	unsigned long flags;
+	unsigned int bad;
+	int index;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
+	test_gpa_start();
+	spin_lock_irqsave(&test_lock, flags);
+	bad = test_fill_default_pool_atomic(ctx);
+	index = swiotlb_find_slots(&ctx->dev, ctx->orig, SZ_4K, 0, &pool);
+	spin_unlock_irqrestore(&test_lock, flags);
+	test_fill_check(test, ctx, bad);
+	KUNIT_ASSERT_LT_MSG(test, index, 0,
+			    "a transient pool (vaddr %p) was made in atomic context",
+			    pool ? pool->vaddr : NULL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_gpa.maps), 0);
+	flush_work(&ctx->mem.dyn_alloc);
+	KUNIT_EXPECT_GE(test, atomic_read(&ctx->grow_requests), 1);
+	test_gpa_stop();
+	test_ctx_destroy(test, ctx);
+}
+#endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+/*
+ * Xen PV dom0: the default SWIOTLB cannot grow (a remap callback), and
+ * its physical limit may be the top of memory (SWIOTLB_ANY). Then
+ * default_swiotlb_limit(), which swiotlb-xen compares with a device's DMA
+ * mask, must be the end of the default pool, as in 6.1. v7 returns the
+ * physical limit, so 32-bit devices fail dma_set_mask() in dom0.
+ */
+static void swiotlb_test_limit_not_growable(struct kunit *test)
+{
+	struct io_tlb_mem *mem = &io_tlb_default_mem;
+	phys_addr_t end = mem->defpool.end - 1;
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	bool can_grow = mem->can_grow;
+	u64 phys_limit = mem->phys_limit;
+
+	mem->phys_limit = virt_to_phys(high_memory - 1);
+	mem->can_grow = false;
+	KUNIT_EXPECT_EQ_MSG(test, default_swiotlb_limit(), end,
+			    "limit of a default SWIOTLB that cannot grow");
+	mem->can_grow = true;
+	KUNIT_EXPECT_EQ_MSG(test, default_swiotlb_limit(), mem->phys_limit,
+			    "limit of a default SWIOTLB that can grow");
+	mem->can_grow = can_grow;
+	mem->phys_limit = phys_limit;
+#else
+	KUNIT_EXPECT_EQ(test, default_swiotlb_limit(), end);
+#endif
+	/* In this VM the default pool is below 4 GiB, as in dom0. */
+	KUNIT_EXPECT_LE(test, end, (phys_addr_t)DMA_BIT_MASK(32));
+}
+
+/*
+ * A machine whose IOMMU makes the SWIOTLB unnecessary (x86 with the AMD
+ * GART, or any IOMMU that clears x86_swiotlb_enable): pci_iommu_init()
+ * calls swiotlb_exit(). This case does the same to the system's default
+ * SWIOTLB, as such a machine would (not forced), and then runs what may
+ * come later: a mapping, the pool walks, and with the shrinker its count
+ * and scan and the debugfs pool count. v7 clears the pool but leaves it
+ * on the allocator's list and in its total, and the walks oops.
+ *
+ * swiotlb_exit() is __init, so the suite is an init-section suite
+ * (built-in KUnit suites run before the init sections are freed). It
+ * frees the system's default pool, so it is the last case.
+ */
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+/*
+ * Count the entries of @head up to @node, which is not dereferenced: v7
+ * leaves a cleared pool on the list, whose node leads nowhere. Return
+ * whether @node was met.
+ */
+static bool test_list_reaches(struct list_head *head, struct list_head *node,
+			      unsigned int *n)
+{
+	struct list_head *pos;
+
+	for (*n = 0, pos = head->next; pos != head; pos = pos->next, (*n)++) {
+		if (pos == node)
+			return true;
+	}
+	return false;
+}
+#endif
+
+static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
+{
+	struct io_tlb_mem *mem = &io_tlb_default_mem;
+	unsigned long nslabs = mem->nslabs - mem->defpool.nslabs;
+	struct device_dma_parameters parms = {};
+	struct device dev = {};
+	phys_addr_t tlb;
+	u64 mask;
+#ifdef CONFIG_SWIOTLB_SHRINK
+	struct shrink_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.nr_to_scan = ULONG_MAX,
+	};
+	unsigned long freed = mem->pools_freed;
+	unsigned int delay = swiotlb_shrink_delay_ms;
+#endif
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	unsigned int npools;
+#endif
+
+	swiotlb_force_bounce = false;
+	mem->force_bounce = false;
+	swiotlb_exit();
+	KUNIT_ASSERT_EQ_MSG(test, mem->defpool.nslabs, 0UL,
+			    "swiotlb_exit() did not tear the pool down");
+	KUNIT_EXPECT_EQ_MSG(test, mem->nslabs, nslabs,
+			    "the allocator still counts the pool");
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_EXPECT_FALSE(test, mem->can_grow);
+	/* Earlier cases grew the system's swiotlb: those pools stay. */
+	KUNIT_ASSERT_FALSE_MSG(test, test_list_reaches(&mem->pools,
+						       &mem->defpool.node,
+						       &npools),
+			       "the cleared pool is still on the list");
+#endif
+	KUNIT_EXPECT_EQ(test, mem_used(mem), 0UL);
+
+	test_dev_init(&dev, &parms, &mask, mem);
+	KUNIT_EXPECT_EQ(test, is_swiotlb_active(&dev), nslabs != 0);
+	/* only where the allocator knows it has nothing left to search */
+	if (!mem->nslabs) {
+		tlb = swiotlb_tbl_map_single(&dev, 0, SZ_4K, SZ_4K, 0,
+					     DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+		KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
+	}
+#ifdef CONFIG_SWIOTLB_SHRINK
+	/* The grown pools are not idle for an hour: nothing to free. */
+	swiotlb_shrink_delay_ms = 3600 * MSEC_PER_SEC;
+	KUNIT_EXPECT_EQ(test, swiotlb_shrinker_count(&swiotlb_shrinker, &sc),
+			SHRINK_EMPTY);
+	KUNIT_EXPECT_EQ(test, swiotlb_shrinker_scan(&swiotlb_shrinker, &sc),
+			SHRINK_STOP);
+	swiotlb_shrink_delay_ms = delay;
+	KUNIT_EXPECT_EQ(test, mem->pools_freed, freed);
+#ifdef CONFIG_DEBUG_FS
+	{
+		u64 listed = ~0ULL;
+
+		io_tlb_pools_get(mem, &listed);
+		KUNIT_EXPECT_EQ(test, listed, (u64)npools);
+	}
+#endif
+#endif
+}
+
+/*
+ * The cases that show bugs of the plain v7 series (SERIES=v7, see
+ * `make test-regressions`, which also runs each of them in a boot of its
+ * own) come last, and the two that make v7 write past a transient pool
+ * come after the others, so that the corruption they cause there cannot
+ * hide the other results in a run of the whole suite. The restricted
+ * pool case oopses on v7; the exit case tears the system's default
+ * swiotlb down, so it is the very last.
+ */
+static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_default_pool_serves),
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_transient_when_full),
@@ -1674,9 +1970,16 @@ static struct kunit_case swiotlb_dynamic_test_cases[] = {
 	KUNIT_CASE(swiotlb_test_shrink_hysteresis),
 	KUNIT_CASE(swiotlb_test_shrink_concurrent),
 #endif
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+	KUNIT_CASE(swiotlb_test_unencrypted_grow),
+	KUNIT_CASE(swiotlb_test_unencrypted_transient),
+#endif
+	KUNIT_CASE(swiotlb_test_limit_not_growable),
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 	KUNIT_CASE(swiotlb_test_restricted_pool),
 #endif
+	/* tears the system's default swiotlb down: the very last */
+	KUNIT_CASE(swiotlb_test_exit_forgets_pool),
 	{}
 };
 
@@ -1689,10 +1992,18 @@ static int swiotlb_dynamic_suite_init(struct kunit_suite *suite)
 	return 0;
 }
 
+/* A case that stopped early must not leave the platform it played. */
+static void swiotlb_dynamic_case_exit(struct kunit *test)
+{
+	test_gpa_stop();
+	test_mem_enc_stop();
+}
+
 static struct kunit_suite swiotlb_dynamic_test_suite = {
 	.name = "swiotlb_dynamic",
 	.suite_init = swiotlb_dynamic_suite_init,
+	.exit = swiotlb_dynamic_case_exit,
 	.test_cases = swiotlb_dynamic_test_cases,
 };
 
-kunit_test_suite(swiotlb_dynamic_test_suite);
+kunit_test_init_section_suite(swiotlb_dynamic_test_suite);

@@ -11,6 +11,13 @@
  * again and in which context, and they can make decryption fail. x86
  * without memory encryption has nothing else to observe: there both calls
  * do nothing.
+ *
+ * memremap() and memunmap() go through the suite too. While a test case
+ * plays a Hyper-V isolation VM (it sets swiotlb_unencrypted_base), the
+ * seam notes which range swiotlb.c maps above the "shared GPA boundary"
+ * and hands back the linear address of the same pages, as no such
+ * boundary exists here; the matching memunmap() is noted and does
+ * nothing. Otherwise both pass on to the real functions.
  */
 #ifndef _SWIOTLB_DYNAMIC_KUNIT_H
 #define _SWIOTLB_DYNAMIC_KUNIT_H
@@ -20,6 +27,14 @@ static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
 static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
 					      int numpages);
 
+static void *swiotlb_kunit_memremap(resource_size_t offset, size_t size,
+				    unsigned long flags);
+static void swiotlb_kunit_memunmap(void *addr);
+
+#define memremap(offset, size, flags) \
+	swiotlb_kunit_memremap(offset, size, flags)
+#define memunmap(addr) \
+	swiotlb_kunit_memunmap(addr)
 #define set_memory_decrypted(addr, numpages) \
 	swiotlb_kunit_set_memory_decrypted(addr, numpages)
 #define set_memory_encrypted(addr, numpages) \
