@@ -18,6 +18,11 @@
 # KUNIT_DEBUG=1 adds configs/debug.config (KASAN, lockdep, kmemleak, ...;
 # issue 8) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
 #
+# KUNIT_FILTER=GLOB boots with kunit.filter_glob=GLOB ("suite.case"), so
+# that only the matching cases run; KUNIT_RUN=NAME then names the run
+# (build/runs/NAME, result lines "NAME: CASE").  KUNIT_BOOT_ONLY=1 boots
+# the kernel built last time without checking the tree and the build.
+#
 # Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug]: CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
 # Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
@@ -42,56 +47,62 @@ if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
 	obj=$obj-debug
 	name=$name-debug
 fi
+name=${KUNIT_RUN:-$name}
 out=$runs/$name
+cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}"
 
-# A tree patched with an older version of the series starts over (as the
-# Makefile does for build/src/full): the hook and the suite go in again.
-want=$(for p in $("$top/scripts/list-series.sh" "$series"); do basename "$p"; done)
-if [ -f "$tree/.series-applied" ] && [ "$(cat "$tree/.series-applied")" != "$want" ]; then
-	info "the series changed since $tree was patched: extracting it again"
-	rm -rf "$tree"
-fi
-"$top/scripts/get-source.sh" "$tree"
-"$top/scripts/apply-series.sh" "$tree" "$series"
-# The tree keeps a copy of the hook it has applied in .kunit-hook: when the
-# hook changed since, take the old one out before the new one goes in.
-hook=$top/tests/kunit/swiotlb-kunit-hook.patch
-if ! cmp -s "$hook" "$tree/.kunit-hook"; then
-	if [ -f "$tree/.kunit-hook" ]; then
-		patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
-			< "$tree/.kunit-hook" ||
-			die $EX_PATCH "cannot take the old KUnit hook out of $tree (make distclean)"
-		rm -f "$tree/.kunit-hook"
+if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
+	info "KUNIT_BOOT_ONLY: booting $obj as it is"
+else
+	# A tree patched with an older version of the series starts over (as the
+	# Makefile does for build/src/full): the hook and the suite go in again.
+	want=$(for p in $("$top/scripts/list-series.sh" "$series"); do basename "$p"; done)
+	if [ -f "$tree/.series-applied" ] && [ "$(cat "$tree/.series-applied")" != "$want" ]; then
+		info "the series changed since $tree was patched: extracting it again"
+		rm -rf "$tree"
 	fi
-	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
-		die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
-	cp "$hook" "$tree/.kunit-hook"
-fi
-# Copy the suite only when it changed, so that make rebuilds only then.
-for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
-	cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
-		cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
-done
-# What the series in the tree offers, for the cases that need more than
-# v7 has: patch 0020's pool-passing functions (not in SERIES=v7).
-features=$(mktemp)
-grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
-	echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
-cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
-	cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
-rm -f "$features"
+	"$top/scripts/get-source.sh" "$tree"
+	"$top/scripts/apply-series.sh" "$tree" "$series"
+	# The tree keeps a copy of the hook it has applied in .kunit-hook: when the
+	# hook changed since, take the old one out before the new one goes in.
+	hook=$top/tests/kunit/swiotlb-kunit-hook.patch
+	if ! cmp -s "$hook" "$tree/.kunit-hook"; then
+		if [ -f "$tree/.kunit-hook" ]; then
+			patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
+				< "$tree/.kunit-hook" ||
+				die $EX_PATCH "cannot take the old KUnit hook out of $tree (make distclean)"
+			rm -f "$tree/.kunit-hook"
+		fi
+		patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
+			die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
+		cp "$hook" "$tree/.kunit-hook"
+	fi
+	# Copy the suite only when it changed, so that make rebuilds only then.
+	for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
+		cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
+			cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
+	done
+	# What the series in the tree offers, for the cases that need more than
+	# v7 has: patch 0020's pool-passing functions (not in SERIES=v7).
+	features=$(mktemp)
+	grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
+		echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
+	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
+		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
+	rm -f "$features"
 
-frags=("$top/configs/qemu-x86_64.config")
-[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
-frags+=("$top/configs/kunit.config")
-[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
-mkdir -p "$obj"
-stamp=$obj/.fragments
-if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
-	"$top/scripts/kconfig.sh" "$tree" "$obj" "${frags[@]}"
-	cat "${frags[@]}" | md5sum > "$stamp"
+	frags=("$top/configs/qemu-x86_64.config")
+	[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
+	frags+=("$top/configs/kunit.config")
+	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
+	mkdir -p "$obj"
+	stamp=$obj/.fragments
+	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+		"$top/scripts/kconfig.sh" "$tree" "$obj" "${frags[@]}"
+		cat "${frags[@]}" | md5sum > "$stamp"
+	fi
+	"$top/scripts/build-kernel.sh" "$tree" "$obj"
 fi
-"$top/scripts/build-kernel.sh" "$tree" "$obj"
 
 initrd=$build/initramfs.cpio
 [ -f "$initrd" ] || "$top/scripts/mk-initramfs.sh" "$initrd" "$tree"
@@ -99,10 +110,12 @@ initrd=$build/initramfs.cpio
 status=0
 TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 	"$top/scripts/qemu-run.sh" -k "$obj/arch/x86/boot/bzImage" -i "$initrd" \
-	-t kunit -c "swiotlb=512,force" -m "${KUNIT_MEM:-5120}" \
+	-t kunit -c "$cmdline" -m "${KUNIT_MEM:-5120}" \
 	-s "${SMP:-2}" -o "$out" || status=$?
 
+# Judge this run's lines only: RESULTS_FILE may hold earlier runs.
+before=$(wc -l < "$RESULTS_FILE" 2>/dev/null || echo 0)
 "$top/scripts/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
 [ $status -eq 0 ] || exit $status
-grep -q "^FAIL $name:" "$RESULTS_FILE" && exit $EX_TESTFAIL
+tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name:" && exit $EX_TESTFAIL
 exit $EX_OK
