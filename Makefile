@@ -26,7 +26,7 @@ ifeq ($(filter full v7 noperf,$(SERIES)),)
 $(error SERIES must be full, v7 or noperf, not '$(SERIES)')
 endif
 # The shrinker (patch 0018), the packages and the before/after bench of
-# issue 7 need the full series.
+# the performance patches need the full series.
 ifneq ($(SERIES),full)
 ifneq ($(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)),)
 $(error $(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
@@ -69,18 +69,18 @@ help:
 	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
-	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (issue 9)"
+	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (the shrinker)"
 	@echo "  make qemu-default     patched, swiotlb=force (64 MiB): the pool must not grow"
 	@echo "  make qemu-base-small  base, swiotlb=512,force: nslabs constant, 'buffer is full' noted"
-	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (issue 10)"
-	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (issue 10)"
+	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (the NVMe slot-search livelock)"
+	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
 	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
-	@echo "                        (issue 9), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
+	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
-	@echo "                        before and after the patches of issue 7, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
+	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
@@ -94,16 +94,16 @@ help:
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
 	@echo "  make test-debug       on a KASAN/lockdep kernel: KUnit, then fio verify, fault injection,"
-	@echo "                        memory pressure and a kmemleak scan in one VM (issue 8)"
+	@echo "                        memory pressure and a kmemleak scan in one VM (the debug-kernel tests)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
 	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
 	@echo "  make debian-config-check  Debian's amd64 and cloud-amd64 configs + DYNAMIC=y: the series'"
-	@echo "                        objects build with no new warning (issue 11; also in make test)"
+	@echo "                        objects build with no new warning (Debian configs and packages; also in make test)"
 	@echo "  make clean / distclean   remove outputs / everything under build/"
 	@echo "Variables (now):"
 	@echo "  SERIES=$(SERIES)   full, v7 (the nine and their prerequisites) or noperf"
-	@echo "                     (full without the performance patches of issue 7)"
+	@echo "                     (full without the performance patches of the performance patches)"
 	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
 	@echo "                     test-livelock-base always use 4 vCPUs)"
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
@@ -176,7 +176,7 @@ qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(IN
 		-k $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) \
 		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
 
-# --- the benchmark of issue 5 (scripts/bench.sh): not a timed test ---
+# --- the benchmark of the benchmark (scripts/bench.sh): not a timed test ---
 # SMP=N (N > 1) runs backports' QEMU 10.0 (scripts/get-qemu.sh) on the pc
 # machine: bookworm's QEMU hangs under icount with more than one vCPU.
 QEMU_BPO := $(B)/qemu-bpo/qemu-system-x86_64
@@ -189,19 +189,19 @@ BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MA
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)
 
-# Issue 9: the shrinker's cost while it does not run.  The same bench with
+# The shrinker: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
 		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-shrink
 
-# Issue 7: the growing case before and after the performance patches, in
+# The performance patches: the growing case before and after the performance patches, in
 # one run, beside the unpatched kernel: default = SERIES=noperf (every patch
 # above "# Performance" in series) and growing = full, both with the
 # growing parameters.  Builds the noperf kernel with a make of its own.
 bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	$(MAKE) --no-print-directory SERIES=noperf kernel-patched
-	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before issue 7)" \
+	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before the performance patches)" \
 		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" \
 		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-perf
 
@@ -210,7 +210,7 @@ bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	-BENCH_SMP=1 RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
 	scripts/bench-check.sh $(B)/bench-smoke
 
-# --- issue 11: the Debian packages of the cloud flavour (not in make test) ---
+# --- Debian configs and packages: the Debian packages of the cloud flavour (not in make test) ---
 DEB_FLAVOUR ?= cloud-amd64
 deb: $(PATCHED_SRC)/.series-applied
 	FLAVOUR=$(DEB_FLAVOUR) scripts/deb.sh $(B)/deb
@@ -242,7 +242,7 @@ kunit-nodyn: $(INITRD)
 	-@scripts/kunit.sh $(SERIES) n
 	@scripts/summarize.sh
 
-# Issue 8, first part: the KUnit suite and a verified fio load with a
+# The debug-kernel tests, first part: the KUnit suite and a verified fio load with a
 # kmemleak scan on a debug kernel (configs/debug.config: KASAN, lockdep,
 # kmemleak, ...) built from the KUnit tree of the full series.  A fifth
 # kernel, so not in make test.
@@ -298,7 +298,7 @@ distclean:
 # The port checks (checkpatch, bisect builds, kernel-doc) live in their own file.
 -include scripts/checks.mk
 
-# Issue 11, first part: Debian's own configs (linux-config-6.1, amd64 and
+# Debian configs and packages, first part: Debian's own configs (linux-config-6.1, amd64 and
 # cloud-amd64) plus CONFIG_SWIOTLB_DYNAMIC=y; the objects the series touches
 # and the swiotlb's x86 callers build on the unpatched and the patched tree,
 # with no warning the unpatched tree lacks (scripts/debian-config-check.sh).

@@ -4,7 +4,7 @@
 #
 # usage: scripts/check-kernel-doc.sh [full|v7]
 #
-# Files: kernel/dma/swiotlb.c and include/linux/swiotlb.h (issue 2), and
+# Files: kernel/dma/swiotlb.c and include/linux/swiotlb.h (the port checks), and
 # every other .c or .h file the series changes.  Warnings are compared
 # without their line numbers, as multisets.  Needs the quilt tree of
 # scripts/check-apply.sh.  Records one result, kernel-doc.

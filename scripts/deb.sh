@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 11: installable Debian packages of the kernel our users ship, with
+# Debian configs and packages: installable Debian packages of the kernel our users ship, with
 # the full series (make deb; not in make test).
 #
 # usage: scripts/deb.sh OUTDIR

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 11, first part: the series builds with Debian's own kernel configs,
+# Debian configs and packages, first part: the series builds with Debian's own kernel configs,
 # with no warning that the unpatched tree does not also give.
 #
 # usage: scripts/debian-config-check.sh FLAVOUR      (amd64 or cloud-amd64)
@@ -64,7 +64,7 @@ objroot=${DEBCFG_OBJ:-$PROJECT_TOP/build/obj}
 jobs=${JOBS:-2}
 
 # What is built, and the option that puts it in the kernel ("-": always;
-# y or m both count).  Issue 11's list: kernel/dma/ (direct.c and swiotlb.c
+# y or m both count).  Debian configs and packages's list: kernel/dma/ (direct.c and swiotlb.c
 # are the series' files there; the rest include the changed headers),
 # the series' other x86 files, and the x86 memory-encryption and Xen
 # objects that call into the swiotlb.  Then the other x86 callers of what
@@ -86,7 +86,7 @@ objects=(
 	"arch/x86/hyperv/hv_init.o HYPERV"
 	"drivers/pci/xen-pcifront.o XEN_PCIDEV_FRONTEND"
 )
-# Options that must keep Debian's value through olddefconfig (issue 11 names
+# Options that must keep Debian's value through olddefconfig (Debian configs and packages names
 # the first three); the others are only reported.
 watch=(AMD_MEM_ENCRYPT XEN_DOM0 SWIOTLB_XEN XEN SWIOTLB X86_MEM_ENCRYPT)
 report=(INTEL_TDX_GUEST HYPERV IOMMU_DMA DMA_RESTRICTED_POOL DEBUG_INFO)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fetch QEMU from Debian's bookworm-backports into DIR, for the SMP runs of
-# the benchmark (issue 7), without installing it.
+# the benchmark of the performance patches, without installing it.
 #
 # usage: scripts/get-qemu.sh DIR
 #

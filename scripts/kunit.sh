@@ -16,7 +16,7 @@
 # DMA mask case has memory above 4 GiB to avoid.
 #
 # KUNIT_DEBUG=1 adds configs/debug.config (KASAN, lockdep, kmemleak, ...;
-# issue 8) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
+# the debug-kernel tests) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
 #
 # KUNIT_FILTER=GLOB boots with kunit.filter_glob=GLOB ("suite.case"), so
 # that only the matching cases run; KUNIT_RUN=NAME then names the run

@@ -216,7 +216,7 @@ for c in $CHECKS; do
 			check FAIL shrink-loop "${why:-data verified}; pools freed $(val ${p}pools_freed) (-1: no CONFIG_SWIOTLB_SHRINK), transient slots left $(val ${p}transient_after)"
 		fi ;;
 	figures)
-		# Issue 8's figures, in one line; fails only if one is missing
+		# The debug-kernel tests's figures, in one line; fails only if one is missing
 		# or a kernel report was found.
 		inj=0 tr=0 w=0 r=0 missing=''
 		for p in '' inject_all. resume. inject_random. pressure. shrink_loop.; do

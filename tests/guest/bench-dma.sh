@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench-dma SECONDS: the kernel's dma_map_benchmark on QEMU's edu device
 # (PCI 1234:11e8, "-device edu"), bound to the dma_map_benchmark driver
-# through driver_override (issue 5).  For 1 and 2 threads, and as many
-# threads as vCPUs if there are more (issue 7), and granules of 1 and 16
+# through driver_override (the benchmark).  For 1 and 2 threads, and as many
+# threads as vCPUs if there are more (the performance patches), and granules of 1 and 16
 # pages, each for SECONDS, it reports
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)

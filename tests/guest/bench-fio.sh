@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-fio JOBFILE RUNTIME: one benchmark run of /tests/fio/JOBFILE for
-# RUNTIME seconds (scripts/bench.sh, issue 5).  Reports:
+# RUNTIME seconds (scripts/bench.sh, the benchmark).  Reports:
 #   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
 #   hiwater                     io_tlb_used_hiwater after the load (> 0:

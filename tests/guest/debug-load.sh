@@ -1,5 +1,5 @@
 #!/bin/sh
-# debug-load VERIFY_JOB SPIKE_JOB: issue 8 on the debug kernel, in steps.
+# debug-load VERIFY_JOB SPIKE_JOB: the debug-kernel tests on the debug kernel, in steps.
 # Each step prints "harness: step NAME" first (scripts/classify-log.sh
 # names the step a kernel report came in) and reports fio-verify.sh's keys
 # with the prefix "NAME." (none for verify), and the keys below.
@@ -204,7 +204,7 @@ if [ -n "$hog" ]; then
 fi
 
 step shrink_loop
-# Issue 9: the shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
+# The shrinker: the shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
 # over and over while the spike maps and unmaps.
 if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
 	shrink_to_boot

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memhog - the memory pressure of issue 8, step 4 (in the guest).
+ * memhog - the memory pressure of the debug-kernel tests, step 4 (in the guest).
  *
  * usage: memhog LEFT_MIB ORDER PID_FILE
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shrink JOB: issue 9, the shrinker of CONFIG_SWIOTLB_SHRINK, in three
+# shrink JOB: the shrinker, the shrinker of CONFIG_SWIOTLB_SHRINK, in three
 # steps, with io_tlb_shrink_delay_ms set to 1000:
 #   spike1  fio verify JOB: the swiotlb grows
 #   shrink  2 s later (the pools are idle), echo 2 > drop_caches runs the

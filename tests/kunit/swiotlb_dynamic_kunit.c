@@ -1444,7 +1444,7 @@ static void swiotlb_test_free_in_process_context(struct kunit *test)
 
 #ifdef CONFIG_SWIOTLB_SHRINK
 /*
- * The shrinker of "swiotlb: free idle dynamic memory pools" (issue 9).
+ * The shrinker of "swiotlb: free idle dynamic memory pools" (the shrinker).
  * The cases call its helpers on a private allocator, with an explicit
  * "idle since" time, instead of the registered shrinker, which works on
  * the system's allocator.
