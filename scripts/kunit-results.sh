@@ -20,12 +20,14 @@ kunit=$tree/tools/testing/kunit/kunit.py
 [ -f "$log" ] || die $EX_MISSING "no console log $log"
 command -v python3 >/dev/null || die $EX_MISSING "python3 not found (apt-get install python3)"
 
+# kunit.py changes to the tree's top directory: give it an absolute path.
+log=$(realpath "$log")
 parsed=$(dirname "$log")/kunit.txt
 python3 "$kunit" parse "$log" > "$parsed" 2>&1 || true
 # Strip the timestamps and colours kunit.py adds.
 clean=$(sed -e 's/\x1b\[[0-9;]*m//g' -e 's/^\[[0-9:]*\] //' "$parsed")
 
-plan=$(echo "$clean" | sed -n 's/^=* swiotlb_dynamic (\([0-9]*\) subtests) =*$/\1/p' | head -1)
+plan=$(echo "$clean" | sed -n 's/^=* swiotlb_dynamic (\([0-9]*\) subtests\{0,1\}) =*$/\1/p' | head -1)
 seen=0
 while read -r tag case; do
 	case "$tag" in

@@ -22,6 +22,8 @@
 # that only the matching cases run; KUNIT_RUN=NAME then names the run
 # (build/runs/NAME, result lines "NAME: CASE").  KUNIT_BOOT_ONLY=1 boots
 # the kernel built last time without checking the tree and the build.
+# KUNIT_CMDLINE=ARGS adds kernel arguments after the default ones (a
+# later swiotlb= overrides the first); KUNIT_MEM=MiB sets the VM's RAM.
 #
 # Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug]: CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
@@ -49,7 +51,7 @@ if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
 fi
 name=${KUNIT_RUN:-$name}
 out=$runs/$name
-cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}"
+cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${KUNIT_CMDLINE:+ $KUNIT_CMDLINE}"
 
 if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 	info "KUNIT_BOOT_ONLY: booting $obj as it is"
