@@ -1833,6 +1833,263 @@ static void swiotlb_test_limit_not_growable(struct kunit *test)
 }
 
 /*
+ * Mainline fixes that 6.1.192 lacks, in code the series keeps or makes
+ * busier (patches/PORTING.md lists each, taken or not, and why). The
+ * first four cases fail without their fix; the last two show that this
+ * tree is not affected by the bug they look for.
+ */
+
+/*
+ * A partial sync for the CPU that starts in the first bytes of the second
+ * or a later slot of a mapping, on a device with a min_align_mask (NVMe),
+ * copies the bytes it was asked for. Each slot records the original
+ * address of its byte at the alignment offset, so such a start lies
+ * before it. 6.1 took that for an access before the mapping, warned and
+ * copied nothing (mainline e8068f2d756d).
+ */
+static void swiotlb_test_partial_sync(struct kunit *test)
+{
+	const unsigned int offset = 0x300;
+	const size_t size = SZ_8K - offset;
+	struct swiotlb_test_ctx *ctx;
+	unsigned int slot, j;
+	u8 *orig, *bounce;
+	size_t start;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	dma_set_min_align_mask(&ctx->dev, SZ_4K - 1);
+	orig = phys_to_virt(ctx->orig + offset);
+	memset(orig, 0, size);
+	tlb = test_map(ctx, ctx->orig + offset, size, 0, DMA_FROM_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_EQ(test, tlb & (SZ_4K - 1), (phys_addr_t)offset);
+
+	/* what the device wrote */
+	bounce = test_tlb_vaddr(ctx, tlb);
+	for (j = 0; j < size; j++)
+		bounce[j] = (u8)(j * 7 + 1);
+
+	for (slot = 1; slot < 4; slot++) {
+		/* the buffer's bytes at the start of this slot, and after */
+		start = slot * IO_TLB_SIZE - offset;
+		swiotlb_sync_single_for_cpu(&ctx->dev, tlb + start, 64,
+					    DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(orig + start, bounce + start,
+						 64), 0,
+				    "slot %u: the synced bytes were not copied",
+				    slot);
+		KUNIT_EXPECT_EQ_MSG(test, orig[start + 64], 0,
+				    "slot %u: a byte past the sync was copied",
+				    slot);
+	}
+	test_unmap(ctx, tlb, size, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, memcmp(orig, bounce, size), 0);
+	dma_set_min_align_mask(&ctx->dev, 0);
+	test_ctx_destroy(test, ctx);
+}
+
+/*
+ * Every area of the system's default pool holds at least one segment,
+ * and the areas together hold the pool. When the boot-time allocation
+ * fails and the pool is halved until it fits, the number of areas must
+ * be cut to fit the smaller pool too. 6.1 cut it but built the pool with
+ * the uncut number, so a pool of fewer slots than areas times a segment
+ * had areas too small for the largest mapping (mainline a6a241764f69).
+ * A normal boot cannot show it: `make test-regressions` boots this case
+ * with a swiotlb= size and area count that 2 GiB cannot hold.
+ */
+static void swiotlb_test_default_pool_areas(struct kunit *test)
+{
+	struct io_tlb_pool *pool = &io_tlb_default_mem.defpool;
+
+	KUNIT_ASSERT_NE(test, pool->nslabs, 0UL);
+	kunit_info(test, "default pool: %lu slots, %u areas of %u\n",
+		   pool->nslabs, pool->nareas, pool->area_nslabs);
+	KUNIT_EXPECT_GE(test, pool->area_nslabs, (unsigned int)IO_TLB_SEGSIZE);
+	KUNIT_EXPECT_EQ(test, (unsigned long)pool->nareas * pool->area_nslabs,
+			pool->nslabs);
+}
+
+#ifdef CONFIG_DMA_RESTRICTED_POOL
+/*
+ * swiotlb_alloc() (dma_alloc_coherent() from a restricted DMA pool)
+ * aligns a buffer to the smallest page order that holds it, as the DMA
+ * API promises (Documentation/core-api/dma-api-howto.rst). 6.1 aligned
+ * it to a page only (mainline 823353b7cf0e). The pool here is a private
+ * allocator of the test, which swiotlb_alloc() serves as it would serve
+ * a restricted pool; no two buffers may share a slot.
+ */
+static void swiotlb_test_alloc_order_aligned(struct kunit *test)
+{
+	static const size_t sizes[] = { SZ_4K, SZ_16K, SZ_8K, SZ_64K, SZ_4K,
+					SZ_32K };
+	struct page *pages[ARRAY_SIZE(sizes)];
+	struct swiotlb_test_ctx *ctx;
+	phys_addr_t start, other;
+	unsigned int i, j;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, false, NULL);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		pages[i] = swiotlb_alloc(&ctx->dev, sizes[i]);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, pages[i], "size %zu", sizes[i]);
+		start = page_to_phys(pages[i]);
+		KUNIT_EXPECT_GE(test, start, ctx->mem.defpool.start);
+		KUNIT_EXPECT_LE(test, start + sizes[i], ctx->mem.defpool.end);
+		KUNIT_EXPECT_EQ_MSG(test,
+			(start - ctx->mem.defpool.start) & (sizes[i] - 1),
+			(phys_addr_t)0, "size %zu at %pa", sizes[i], &start);
+		for (j = 0; j < i; j++) {
+			other = page_to_phys(pages[j]);
+			KUNIT_EXPECT_TRUE_MSG(test,
+				start + sizes[i] <= other ||
+				other + sizes[j] <= start,
+				"buffers %u and %u overlap", i, j);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		KUNIT_EXPECT_TRUE(test, swiotlb_free(&ctx->dev, pages[i],
+						     sizes[i]));
+	test_ctx_destroy(test, ctx);
+}
+
+/*
+ * A pool whose start is not page-aligned (a reserved-memory region that
+ * is not) cannot give out pages: rounding a slot's address down to its
+ * page would hand out memory before the slot, outside the pool or in
+ * another buffer. swiotlb_alloc() must fail instead (mainline
+ * cbf53074a528).
+ */
+static void swiotlb_test_alloc_unaligned_pool(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	struct page *page;
+	phys_addr_t start;
+
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, false, NULL);
+	pool = &ctx->mem.defpool;
+	/* the same memory, one slot in: IO_TLB_SEGSIZE slots */
+	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page) +
+				 IO_TLB_SIZE, IO_TLB_SEGSIZE, true, 1);
+	ctx->mem.nslabs = pool->nslabs;
+
+	page = swiotlb_alloc(&ctx->dev, SZ_4K);
+	if (page) {
+		start = page_to_phys(page);
+		KUNIT_EXPECT_GE_MSG(test, start, pool->start,
+				    "got a page that starts before the pool");
+		swiotlb_free(&ctx->dev, page, SZ_4K);
+	}
+	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+	/* back to the pool test_ctx_destroy() frees */
+	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page),
+				 2 * IO_TLB_SEGSIZE, true, 1);
+	ctx->mem.nslabs = pool->nslabs;
+	test_ctx_destroy(test, ctx);
+}
+#endif /* CONFIG_DMA_RESTRICTED_POOL */
+
+/**
+ * struct test_live_map - a bounce buffer of swiotlb_test_no_double_alloc
+ * @tlb:	Its address.
+ * @size:	Its mapping size.
+ * @min_align:	The device's min_align_mask when it was mapped.
+ * @first:	Address of its first slot.
+ * @end:	End of its last slot.
+ */
+struct test_live_map {
+	phys_addr_t tlb;
+	size_t size;
+	unsigned int min_align;
+	phys_addr_t first;
+	phys_addr_t end;
+};
+
+#define TEST_LIVE_MAPS	24
+
+/*
+ * Random mappings and unmappings with every mix of min_align_mask and
+ * alloc_align_mask: no two live bounce buffers may share a slot (the
+ * double allocation of mainline 04867a7a3332, CVE-2024-35814), a buffer
+ * of a page or more on a device without alignment needs is page-aligned
+ * (mainline 14cebf689a78), and when all is unmapped every slot is free
+ * again. 6.1.192 already has the stable backport of the first fix; this
+ * case shows that the series kept it. The seed is fixed: a failure
+ * repeats.
+ */
+static void swiotlb_test_no_double_alloc(struct kunit *test)
+{
+	static const unsigned int offsets[] = { 0, 0x200, 0x800, 0xe00 };
+	static const size_t sizes[] = { 512, SZ_2K, SZ_4K, 4608, SZ_8K,
+					SZ_16K };
+	struct test_live_map live[TEST_LIVE_MAPS], *m;
+	unsigned int i, j, n = 0, align, mapped = 0;
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	struct rnd_state rnd;
+	phys_addr_t orig;
+	size_t size;
+
+	prandom_seed_state(&rnd, 20240308);
+	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, false, NULL);
+	pool = &ctx->mem.defpool;
+	for (i = 0; i < 2000; i++) {
+		if (n == TEST_LIVE_MAPS ||
+		    (n && prandom_u32_state(&rnd) % 3 == 0)) {
+			j = prandom_u32_state(&rnd) % n;
+			dma_set_min_align_mask(&ctx->dev, live[j].min_align);
+			test_unmap(ctx, live[j].tlb, live[j].size,
+				   DMA_TO_DEVICE);
+			live[j] = live[--n];
+			continue;
+		}
+		m = &live[n];
+		m->min_align = prandom_u32_state(&rnd) % 2 ? SZ_4K - 1 : 0;
+		align = prandom_u32_state(&rnd) % 2 ? SZ_4K - 1 : 0;
+		orig = ctx->orig + offsets[prandom_u32_state(&rnd) %
+					   ARRAY_SIZE(offsets)];
+		size = sizes[prandom_u32_state(&rnd) % ARRAY_SIZE(sizes)];
+		dma_set_min_align_mask(&ctx->dev, m->min_align);
+		m->tlb = test_map(ctx, orig, size, align, DMA_TO_DEVICE,
+				  DMA_ATTR_NO_WARN);
+		if (m->tlb == TEST_MAP_ERROR)
+			continue;
+		mapped++;
+		m->size = size;
+		m->first = m->tlb & ~(phys_addr_t)(IO_TLB_SIZE - 1);
+		m->end = m->first + (nr_slots(m->tlb - m->first + size) <<
+				     IO_TLB_SHIFT);
+		KUNIT_ASSERT_GE(test, m->first, pool->start);
+		KUNIT_ASSERT_LE(test, m->end, pool->end);
+		if (!m->min_align && size >= PAGE_SIZE)
+			KUNIT_EXPECT_EQ_MSG(test, m->tlb & ~PAGE_MASK,
+					    (phys_addr_t)0,
+					    "size %zu align %#x not page-aligned",
+					    size, align);
+		for (j = 0; j < n; j++)
+			KUNIT_ASSERT_TRUE_MSG(test, m->end <= live[j].first ||
+					      live[j].end <= m->first,
+					      "map %u (size %zu) shares a slot with a live buffer",
+					      i, size);
+		n++;
+	}
+	while (n--) {
+		dma_set_min_align_mask(&ctx->dev, live[n].min_align);
+		test_unmap(ctx, live[n].tlb, live[n].size, DMA_TO_DEVICE);
+	}
+	dma_set_min_align_mask(&ctx->dev, 0);
+	kunit_info(test, "%u mappings\n", mapped);
+	KUNIT_EXPECT_GT(test, mapped, 500U);
+	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+	for (i = 0; i < pool->nslabs; i++)
+		KUNIT_ASSERT_EQ_MSG(test, pool->slots[i].list,
+				    IO_TLB_SEGSIZE - io_tlb_offset(i),
+				    "slot %u is not free again", i);
+	test_ctx_destroy(test, ctx);
+}
+
+/*
  * A machine whose IOMMU makes the SWIOTLB unnecessary (x86 with the AMD
  * GART, or any IOMMU that clears x86_swiotlb_enable): pci_iommu_init()
  * calls swiotlb_exit(). This case does the same to the system's default
@@ -1977,6 +2234,13 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_limit_not_growable),
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 	KUNIT_CASE(swiotlb_test_restricted_pool),
+#endif
+	KUNIT_CASE(swiotlb_test_no_double_alloc),
+	KUNIT_CASE(swiotlb_test_default_pool_areas),
+	KUNIT_CASE(swiotlb_test_partial_sync),
+#ifdef CONFIG_DMA_RESTRICTED_POOL
+	KUNIT_CASE(swiotlb_test_alloc_order_aligned),
+	KUNIT_CASE(swiotlb_test_alloc_unaligned_pool),
 #endif
 	/* tears the system's default swiotlb down: the very last */
 	KUNIT_CASE(swiotlb_test_exit_forgets_pool),
