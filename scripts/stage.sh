@@ -17,6 +17,16 @@ name=$1
 shift
 count() { grep -c "^$1 " "$RESULTS_FILE" 2>/dev/null || echo 0; }
 
+# make -n still runs the recipe lines that call $(MAKE), and so this
+# script: then run the command (a sub-make, itself a dry run) and record
+# nothing.  Single-letter flags are the first word of MAKEFLAGS.
+flags=${MAKEFLAGS:-}
+flags=${flags%% *}
+if [[ -n $flags && $flags != -* && $flags == *n* ]]; then
+	"$@"
+	exit
+fi
+
 before=$(count PASS)+$(count FAIL)
 fails_before=$(count FAIL)
 echo "=== stage $name: $*"
