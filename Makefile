@@ -57,16 +57,18 @@ QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
 QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
-.PHONY: help test qemu-test qemu-stages test-harness test-harness-vm \
+.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-smoke test-debug deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
 	@echo "  make qemu-test        build what is missing, run every QEMU scenario, compare, summarize"
-	@echo "  make test             harness self-tests, port-checks, the QEMU scenarios, Debian configs, bench-smoke,"
-	@echo "                        kunit, then one line 'N passed, M failed' (exit 1 on a failure)"
-	@echo "  make kernels          build both kernels (kernel-base, kernel-patched)"
+	@echo "  make test             harness self-tests, shellcheck, port-checks, the QEMU scenarios, Debian configs, bench-smoke,"
+	@echo "                        kunit, then one line 'N passed, M failed' (make exits 2 on a failure)"
+	@echo "  make deps             apt-get install what scripts/packages.txt lists and this machine lacks"
+	@echo "                        (as root or through sudo; qemu-test and test run it first)"
+	@echo "  make kernels          build both kernels (make kernel-base, make kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
 	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (the shrinker)"
@@ -88,6 +90,7 @@ help:
 	@echo "  make deb-boot         boot that package's kernel and modules through the grow, shrink, default"
 	@echo "                        and nvme scenarios"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
+	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
@@ -97,7 +100,12 @@ help:
 	@echo "                        memory pressure and a kmemleak scan in one VM (the debug-kernel tests)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
-	@echo "  make port-checks      checkpatch, bisect builds, kernel-doc (scripts/checks.mk)"
+	@echo "  make port-checks      apply, checkpatch, kernel-doc, bisect builds, coverage configs (scripts/checks.mk)"
+	@echo "  make check-apply | check-checkpatch | check-kernel-doc | check-bisect | check-coverage"
+	@echo "                        one port check alone (check-apply first: the others use its trees)"
+	@echo "  make check-checkpatch-seeds SEEDS_DIR=DIR   checkpatch, and each port of v7 against its mail in DIR"
+	@echo "  make cross-check      arch/arm/xen/mm.o and arch/mips/pci/pci-octeon.o with cross compilers"
+	@echo "  make qemu-stages      the stages of qemu-test without its fresh results file and summary"
 	@echo "  make debian-config-check  Debian's amd64 and cloud-amd64 configs + DYNAMIC=y: the series'"
 	@echo "                        objects build with no new warning (Debian configs and packages; also in make test)"
 	@echo "  make clean / distclean   remove outputs / everything under build/"
@@ -223,6 +231,11 @@ deb-boot: $(INITRD)
 	@RESULTS_FILE=$(B)/deb/results.txt scripts/summarize.sh
 
 # --- the harness's own tests ---
+# shellcheck -x over every shell file, the guest's included: no finding,
+# and every disable directive says why (scripts/check-shellcheck.sh).
+shellcheck:
+	@scripts/check-shellcheck.sh
+
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
@@ -271,14 +284,21 @@ qemu-stages:
 	@echo "=== outcomes side by side"
 	@scripts/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
 
-qemu-test:
+# The Debian packages of scripts/packages.txt that are missing, installed
+# with apt-get as root or through sudo (scripts/deps.sh); nothing when all
+# are there.  The two commands of the README run it first.
+deps:
+	@scripts/deps.sh
+
+qemu-test: deps
 	@rm -f $(RESULTS_FILE)
 	-@$(MAKE) --no-print-directory qemu-stages
 	@scripts/summarize.sh
 
-test:
+test: deps
 	@rm -f $(RESULTS_FILE)
 	-@scripts/stage.sh test-harness $(MAKE) --no-print-directory test-harness
+	-@scripts/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
 	-@scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(DEBIAN_FLAVOURS); do \

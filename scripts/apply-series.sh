@@ -12,7 +12,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 TREE [full|v7|noperf]"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [full|v7|noperf]"
 tree=$1
 which=${2:-full}
 [ -f "$tree/Makefile" ] || die $EX_MISSING "$tree is not a kernel tree"
@@ -38,7 +38,7 @@ for p in $patches; do
 		file=$(echo "$out" | awk '/^(patching|checking) file/ { f = $3 }
 			/FAILED|malformed|Reversed|can.t find file/ { print f; exit }')
 		hunk=$(echo "$out" | grep -m1 -E 'FAILED|malformed|Reversed|can.t find' || true)
-		echo "$out" | sed 's/^/  /' >&2
+		indent "  " <<< "$out" >&2
 		die $EX_PATCH "$name does not apply: file ${file:-?}: ${hunk:-see above}"
 	fi
 	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$p" ||

@@ -18,6 +18,8 @@
 # Records one result per check (bench.smoke.*) with scripts/lib.sh.
 #
 # usage: scripts/bench-check.sh OUTDIR
+# The $names in single quotes are jq's and the inner bash's, not ours:
+# shellcheck disable=SC2016
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +40,9 @@ check() { # check NAME REASON COMMAND...: record PASS if COMMAND succeeds
 }
 j=$out/bench.json
 
-check runs "every VM passed: $([ -s "$out/failed.txt" ] && tr '\n' ' ' < "$out/failed.txt" || echo yes)" \
+failed=yes
+[ -s "$out/failed.txt" ] && failed=$(tr '\n' ' ' < "$out/failed.txt")
+check runs "every VM passed: $failed" \
 	bash -c '[ -f "$1" ] && [ ! -s "$1" ]' _ "$out/failed.txt"
 
 check json "bench.json parses" jq -e '.fio and .memory and .dma_map_benchmark' "$j"

@@ -21,7 +21,7 @@ set -uo pipefail
 
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
 out=$1
-[ -f "$out/meta.txt" ] && [ -d "$out/raw" ] || die $EX_MISSING "no benchmark results in $out"
+{ [ -f "$out/meta.txt" ] && [ -d "$out/raw" ]; } || die $EX_MISSING "no benchmark results in $out"
 
 # One line per measurement: KERNEL WORKLOAD RUN KEY VALUE.
 for d in "$out"/raw/*/; do

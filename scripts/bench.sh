@@ -87,7 +87,7 @@ done
 kernels=(base default growing)
 declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing)
 declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
-icount=(-s "$smp" -x -icount -x shift=2,sleep=off)
+icount=(-s "$smp" -x -icount -x "shift=2,sleep=off")
 
 rm -rf "$out/raw" "$out/failed.txt"
 mkdir -p "$out/raw"

@@ -18,7 +18,7 @@ arch=${ARCH:-x86_64}
 jobs=${JOBS:-$(nproc)}
 [ -f "$obj/.config" ] || die $EX_CONFIG "$obj/.config missing (run scripts/kconfig.sh)"
 need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev" gcc make flex bison bc
-kernel_cc
+cc=$(kernel_cc)
 
 log=$obj/build.log
 start=$(date +%s)

@@ -31,7 +31,6 @@ checks_series "${1:-${SERIES:-full}}"
 name=port-checks/$SERIES
 tree=$S/git
 frag_n=$PROJECT_TOP/configs/coverage/dynamic-n.config
-frag_y=$PROJECT_TOP/configs/coverage/dynamic-y.config
 cfgs=(dynamic-n dynamic-y)
 cannot() {
 	local c
@@ -41,7 +40,7 @@ cannot() {
 	done
 	exit "$2"
 }
-[ -f "$S/git-commits" ] && git -C "$tree" rev-parse -q --verify base >/dev/null ||
+{ [ -f "$S/git-commits" ] && git -C "$tree" rev-parse -q --verify base >/dev/null; } ||
 	cannot "no git tree with the series in $tree (check-apply failed or did not run)" $EX_PATCH
 pristine_tree
 export ARCH=x86_64
@@ -143,7 +142,7 @@ while read -r sha patch; do
 		fi
 		new=$(new_warnings "$baseline" "$LOGS/bisect-$cfg.$patch.warnings")
 		if [ -n "$new" ]; then
-			echo "$new" | sed "s/^/  $cfg $patch: /" >&2
+			indent "  $cfg $patch: " <<< "$new" >&2
 			fail "$cfg" "$patch: $(echo "$new" | grep -c .) new warnings: $(echo "$new" | head -2 | tr '\n' ';' | sed 's/;$//')"
 		fi
 	done

@@ -26,7 +26,7 @@ checks_series "${1:-${SERIES:-full}}"
 shift || true
 name=port-checks/$SERIES
 tree=$S/git
-checks_fragments "$PROJECT_TOP/configs/coverage" "$@"
+mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/coverage" "$@")
 export ARCH=x86_64
 unset CROSS_COMPILE
 
@@ -92,7 +92,7 @@ for frag in "${frags[@]}"; do
 		record FAIL "$name/coverage-$cfg" "the config does not build ${missing[*]}"
 		status=$EX_CONFIG
 	elif [ -n "$warnings" ]; then
-		echo "$warnings" | sed 's/^/  /' >&2
+		indent "  " <<< "$warnings" >&2
 		record FAIL "$name/coverage-$cfg" "$(echo "$warnings" | grep -c .) warnings: $(echo "$warnings" | head -2 | tr '\n' ';')"
 		status=$EX_BUILD
 	else

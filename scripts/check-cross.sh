@@ -23,7 +23,7 @@ checks_series "${1:-${SERIES:-full}}"
 shift || true
 name=port-checks/$SERIES
 tree=$S/quilt
-checks_fragments "$PROJECT_TOP/configs/cross" "$@"
+mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/cross" "$@")
 if [ ! -f "$tree/.pc/applied-patches" ]; then
 	for f in "${frags[@]}"; do
 		record FAIL "$name/cross-$(basename "$f" .config)" "cannot run: no patched tree in $tree (check-apply failed or did not run)"
@@ -104,7 +104,7 @@ for frag in "${frags[@]}"; do
 	if [ -z "$verdict" ]; then
 		new=$(new_warnings "$LOGS/cross-$cfg.base.warnings" "$LOGS/cross-$cfg.patched.warnings")
 		if [ -n "$new" ]; then
-			echo "$new" | sed 's/^/  /' >&2
+			indent "  " <<< "$new" >&2
 			verdict="$(echo "$new" | grep -c .) new warnings: $(echo "$new" | head -2 | tr '\n' ';')"
 			status=$EX_BUILD
 		fi

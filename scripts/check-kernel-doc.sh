@@ -48,6 +48,6 @@ if [ -z "$new" ]; then
 	record PASS "$name" "$n files, no new warnings ($(grep -c ": warning: " "$after" || true) old ones remain)"
 	exit 0
 fi
-echo "$new" | sed 's/^/  /' >&2
+indent "  " <<< "$new" >&2
 record FAIL "$name" "$(echo "$new" | grep -c .) new: $(echo "$new" | head -3 | tr '\n' ';' | sed 's/;$//')"
 exit $EX_TESTFAIL

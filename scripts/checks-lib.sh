@@ -22,7 +22,7 @@ JOBS=${JOBS:-$(nproc)}
 checks_series() {
 	case "$1" in
 	full|v7) ;;
-	*) die $EX_USAGE "SERIES must be full or v7, not '$1'" ;;
+	*) die "$EX_USAGE" "SERIES must be full or v7, not '$1'" ;;
 	esac
 	SERIES=$1
 	S=$CHECKS_DIR/$SERIES
@@ -30,22 +30,22 @@ checks_series() {
 	mkdir -p "$LOGS"
 }
 
-# checks_fragments DIR [FRAGMENT...]: set the array frags to the fragments
-# named on the command line, or else to every DIR/*.config.
+# checks_fragments DIR [FRAGMENT...]: print the fragments named on the
+# command line, or else every DIR/*.config, one a line.
 checks_fragments() {
 	local dir=$1
 	shift
 	if [ $# -gt 0 ]; then
-		frags=("$@")
+		printf '%s\n' "$@"
 	else
-		frags=("$dir"/*.config)
+		printf '%s\n' "$dir"/*.config
 	fi
 }
 
 # pristine_tree: make sure $CHECKS_SRC holds the unpatched 6.1 tree.
 pristine_tree() {
 	"$PROJECT_TOP/scripts/get-source.sh" "$CHECKS_SRC" ||
-		die $EX_MISSING "cannot get the unpatched tree into $CHECKS_SRC"
+		die "$EX_MISSING" "cannot get the unpatched tree into $CHECKS_SRC"
 }
 
 # copy_tree DEST: a fresh hard-linked copy of the unpatched tree.
@@ -63,18 +63,18 @@ assert_unshared() {
 	local tree=$1 f
 	shift
 	for f in "$@"; do
-		[ -e "$tree/$f" ] && [ -e "$CHECKS_SRC/$f" ] || continue
+		{ [ -e "$tree/$f" ] && [ -e "$CHECKS_SRC/$f" ]; } || continue
 		if [ "$tree/$f" -ef "$CHECKS_SRC/$f" ] &&
 		   ! cmp -s "$tree/$f" "$CHECKS_SRC/$f"; then
 			rm -f "$CHECKS_SRC/.extracted"
-			die $EX_PATCH "$f was patched in place in $CHECKS_SRC; it is no longer pristine, run again to extract it afresh"
+			die "$EX_PATCH" "$f was patched in place in $CHECKS_SRC; it is no longer pristine, run again to extract it afresh"
 		fi
 	done
 }
 
 # series_files SERIES: the files the series changes, one a line.
 series_files() {
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # patch paths have no spaces
 	sed -n 's|^+++ b/||p' $("$PROJECT_TOP/scripts/list-series.sh" "$1") | sort -u
 }
 

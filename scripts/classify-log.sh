@@ -31,7 +31,7 @@ if [ "${1:-}" = --reports ]; then
 	shift
 	[ $# -eq 1 ] || die $EX_USAGE "usage: $0 --reports CONSOLE_LOG"
 fi
-[ $# -ge 1 ] && [ $# -le 2 ] || die $EX_USAGE "usage: $0 CONSOLE_LOG [RESULT_FILE]"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 CONSOLE_LOG [RESULT_FILE]"
 log=$1 result=${2:-}
 [ -f "$log" ] || die $EX_MISSING "no console log $log"
 

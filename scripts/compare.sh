@@ -9,11 +9,15 @@ set -euo pipefail
 
 dir=${QEMU_OUT:-$PROJECT_TOP/build/qemu}
 if [ $# -eq 0 ]; then
-	# shellcheck disable=SC2046 # scenario names have no spaces
-	set -- $(cd "$dir" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)
+	set --
+	for d in "$dir"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		set -- "$@" "${d##*/}"
+	done
 fi
 fmt='%-14s %-8s %-18s %-8s %-18s %-9s %-15s %s\n'
-# shellcheck disable=SC2059
+# shellcheck disable=SC2059 # the format is the fixed one above
 printf "$fmt" scenario kernel cmdline verdict "nslabs boot > end" "used max" '"buffer is full"' "MiB written / verified"
 for name in "$@"; do
 	f=$dir/$name/summary.txt
@@ -25,7 +29,7 @@ for name in "$@"; do
 	w=${s[write_kib]} r=${s[read_kib]}
 	[ "$w" != - ] && w=$((w / 1024))
 	[ "$r" != - ] && r=$((r / 1024))
-	# shellcheck disable=SC2059
+	# shellcheck disable=SC2059 # the format is the fixed one above
 	printf "$fmt" "$name" "${s[kernel]}" "${s[cmdline]}" "${s[verdict]}" \
 		"${s[nslabs_boot]} > ${s[nslabs_after]}" "${s[used_max]}" "${s[buffer_full]} times" "$w / $r"
 done

@@ -49,9 +49,8 @@ jobs=${JOBS:-$(nproc)}
 	die $EX_MISSING "no patched tree in $tree (make kernel-patched extracts it)"
 need_tools "apt-get install build-essential flex bison bc libelf-dev libssl-dev xz-utils dpkg-dev fakeroot rsync cpio kmod openssl" \
 	gcc make flex bison bc xzcat dpkg-buildpackage dpkg-deb fakeroot rsync cpio kmod openssl
-kernel_cc
+cc=$(kernel_cc)
 
-# shellcheck disable=SC2154 # cc: set by kernel_cc
 dmake() {
 	run nice -n 10 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
 		LOCALVERSION= -j"$jobs" "$@"

@@ -103,8 +103,7 @@ need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev xz-util
 # ccache for the host programs too: with a fresh object directory, building
 # objtool, resolve_btfids and scripts/ for prepare is most of the time
 # (measured: 47 s without, 8 s with a warm cache, per tree).
-kernel_cc
-# shellcheck disable=SC2154 # cc: set by kernel_cc
+cc=$(kernel_cc)
 hostcc=$cc
 
 # dmake TREE OBJDIR ARGS...: make out of tree, at the lowest priority.

@@ -61,7 +61,7 @@ info "extracting $tarball"
 tar -xJf "$tarball" -C "$tmp" ||
 	die $EX_MISSING "cannot extract $tarball"
 top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
-[ "$(echo "$top" | wc -l)" = 1 ] && [ -n "$top" ] ||
+{ [ "$(echo "$top" | wc -l)" = 1 ] && [ -n "$top" ]; } ||
 	die $EX_VERSION "$tarball does not hold a single kernel tree"
 check_version "$top"
 rm -rf "$dest"

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# The EX_* codes are read by the scripts that source this file:
+# shellcheck disable=SC2034
 # Shared by the harness scripts: exit codes and messages.
 #
 # Every way a run can end has its own exit status, so that a caller (make,
@@ -17,7 +19,6 @@ EX_CRASH=8       # the guest kernel crashed (panic, Oops, BUG, WARNING, ...)
 EX_TIMEOUT=9     # the guest did not boot or finish in time
 EX_DISK=10       # a disk image could not be created
 
-# shellcheck disable=SC2034
 PROJECT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # die STATUS MESSAGE: one line on stderr, then exit with STATUS.
@@ -26,6 +27,11 @@ die() {
 	shift
 	echo "$(basename "$0"): error: $*" >&2
 	exit "$status"
+}
+
+# indent PREFIX: copy stdin with PREFIX before each line.
+indent() {
+	awk -v p="$1" '{ print p $0 }'
 }
 
 info() {
@@ -60,14 +66,16 @@ need_tools() {
 	done
 }
 
-# kernel_cc: set cc to "ccache gcc" when ccache is installed, else gcc.
-# Kbuild passes absolute paths; relative to the checkout they are the same
-# in every clone, so a second clone (or CI) hits the cache.
+# kernel_cc: print the compiler for kernel builds, "ccache gcc" when
+# ccache is installed, else gcc.  Kbuild passes absolute paths; relative to
+# CCACHE_BASEDIR (the checkout) they are the same in every clone, so a
+# second clone (or CI) hits the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
 kernel_cc() {
-	cc=gcc
 	if command -v ccache >/dev/null; then
-		cc="ccache gcc"
-		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
+		echo "ccache gcc"
+	else
+		echo gcc
 	fi
 }
 

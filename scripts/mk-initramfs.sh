@@ -31,7 +31,7 @@ ldd "$busybox" >/dev/null 2>&1 &&
 command -v cpio >/dev/null || die $EX_MISSING "cpio not found (apt-get install cpio)"
 src=$tree/tools/testing/selftests/dma/dma_map_benchmark.c
 hdr=$tree/include/linux/map_benchmark.h
-[ -f "$src" ] && [ -f "$hdr" ] || die $EX_MISSING "$src or $hdr not found"
+{ [ -f "$src" ] && [ -f "$hdr" ]; } || die $EX_MISSING "$src or $hdr not found"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -53,7 +53,7 @@ while getopts "k:i:t:a:c:d:o:s:m:x:" opt; do
 	*) die $EX_USAGE "see the usage at the top of $0" ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$test" ] && [ -n "$outdir" ] ||
+{ [ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$test" ] && [ -n "$outdir" ]; } ||
 	die $EX_USAGE "-k, -i, -t and -o are required"
 qemu=${QEMU:-qemu-system-x86_64}
 boot_timeout=${BOOT_TIMEOUT:-60}
@@ -76,6 +76,7 @@ result=$outdir/result.txt
 
 images=()
 qemu_pid=
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
 	[ ${#images[@]} -eq 0 ] || rm -f "${images[@]}"
@@ -102,7 +103,7 @@ done
 
 append="console=ttyS0 panic=-1 harness.test=$test${args:+ harness.args=$args}${cmdline:+ $cmdline}"
 if [ "${INTERACTIVE:-0}" = 1 ]; then
-	console=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$log" -mon chardev=con,mode=readline)
+	console=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$log" -mon "chardev=con,mode=readline")
 else
 	# The monitor on two FIFOs: on a timeout the host asks it where every
 	# vCPU is (info registers -a, saved in OUTDIR/cpus.txt), since a guest
@@ -116,9 +117,9 @@ cmd=("$qemu" -accel tcg -machine "${QEMU_MACHINE:-q35}" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	"${console[@]}" -serial chardev:con
-	-device virtio-serial-pci,id=vser
+	-device "virtio-serial-pci,id=vser"
 	-chardev "file,id=result,path=$result"
-	-device virtserialport,bus=vser.0,chardev=result,name=harness.result
+	-device "virtserialport,bus=vser.0,chardev=result,name=harness.result"
 	"${disk_args[@]}" "${extra[@]}")
 printf '%q ' "${cmd[@]}" > "$outdir/qemu.cmd"
 echo >> "$outdir/qemu.cmd"

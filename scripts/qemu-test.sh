@@ -24,7 +24,7 @@ conf=$1
 [ -f "$conf" ] || die $EX_USAGE "no scenario $conf"
 name=${QEMU_NAME_PREFIX:-}$(basename "$conf" .conf)
 KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
-# shellcheck disable=SC1090
+# shellcheck disable=SC1090 # a scenario of tests/scenarios, named at run time
 . "$conf"
 case "$KERNEL" in
 base) bz=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage} ;;
@@ -81,7 +81,7 @@ in_step() {
 }
 # worker_failed STEP: grow-worker runs of the step that added no pool (the
 # guest counts them), and the worker's warnings the console shows in it.
-worker_failed() { echo "$(val "$1.worker_failed")"; }
+worker_failed() { val "$1.worker_failed"; }
 worker_warned() { in_step "$1" 'Failed to allocate new pool'; }
 # fio_fine PREFIX: empty if the fio run of a step verified, else why not.
 fio_fine() {

@@ -8,7 +8,9 @@
 # runs the whole suite in one boot.  On v7, every case named in EXPECTED_V7
 # runs in a boot of its own (kunit.filter_glob), so that one case that
 # oopses cannot hide the others; then the whole suite runs once more in one
-# boot, for the cases that v7 passes.  Prints one row per case:
+# boot, for the cases that v7 passes.  A case that needs a boot of its own
+# (BOOT_ENV: kernel arguments, RAM) boots alone on both series, and its
+# full column is that boot's result.  Prints one row per case:
 #   CASE  v7-alone  v7-suite  full  bug
 # where a result is PASS, FAIL, CRASH (the boot crashed in that case),
 # TIMEOUT, or none (the case did not run).  Exits EX_OK when every case
@@ -33,6 +35,19 @@ declare -A EXPECTED_V7=(
 	[swiotlb_test_exit_forgets_pool]="IOMMU machines: swiotlb_exit() leaves the pool listed (0022)"
 	[swiotlb_test_unencrypted_grow]="Hyper-V isolation VM: grown pool has no CPU address (0023)"
 	[swiotlb_test_unencrypted_transient]="Hyper-V isolation VM: transient pool has no CPU address (0023)"
+	[swiotlb_test_default_pool_areas]="a halved default pool keeps too many areas (0024)"
+	[swiotlb_test_partial_sync]="partial sync in a later slot copies nothing (0025)"
+	[swiotlb_test_alloc_order_aligned]="coherent buffers only page-aligned (0026)"
+	[swiotlb_test_alloc_unaligned_pool]="pages from before an unaligned pool (0027)"
+)
+
+# case: what its boot needs beyond the default (VAR=VALUE ... for
+# scripts/kunit.sh). Such a case also boots alone on the full series, and
+# that boot gives its full result: the whole suite boots the default way.
+declare -A BOOT_ENV=(
+	# 2 GiB cannot hold 2 GiB of swiotlb: the pool is halved at boot, below
+	# one segment for each of its 8192 areas.
+	[swiotlb_test_default_pool_areas]="KUNIT_MEM=2048 KUNIT_CMDLINE=swiotlb=1048576,8192,force"
 )
 
 build=${BUILD:-$PROJECT_TOP/build}
@@ -60,17 +75,29 @@ v7_status=$?
 [ -f "$build/obj/kunit-v7-dyny/arch/x86/boot/bzImage" ] ||
 	die "$v7_status" "the v7 KUnit kernel did not build (status $v7_status)"
 
-declare -A alone=()
-for c in "${!EXPECTED_V7[@]}"; do
-	: > "$out/v7-$c.txt"
-	RESULTS_FILE=$out/v7-$c.txt KUNIT_BOOT_ONLY=1 KUNIT_RUN=kunit-v7-$c \
-		KUNIT_FILTER="swiotlb_dynamic*.$c" \
-		"$PROJECT_TOP/scripts/kunit.sh" v7 y > "$out/v7-$c.log" 2>&1
+# alone SERIES CASE: boot the SERIES KUnit kernel for CASE alone, print its result.
+alone() {
+	local series=$1 c=$2 st r
+	local -a env=()
+	[ -n "${BOOT_ENV[$c]:-}" ] && read -ra env <<< "${BOOT_ENV[$c]}"
+	: > "$out/$series-$c.txt"
+	env RESULTS_FILE="$out/$series-$c.txt" KUNIT_BOOT_ONLY=1 \
+		KUNIT_RUN="kunit-$series-$c" KUNIT_FILTER="swiotlb_dynamic*.$c" \
+		"${env[@]}" "$PROJECT_TOP/scripts/kunit.sh" "$series" y \
+		> "$out/$series-$c.log" 2>&1
 	st=$?
-	r=$(result "$out/v7-$c.txt" "$c")
+	r=$(result "$out/$series-$c.txt" "$c")
 	[ "$st" = "$EX_TIMEOUT" ] && [ "$r" != PASS ] && r=TIMEOUT
 	[ "$st" = "$EX_CRASH" ] && [ "$r" != PASS ] && r=CRASH
-	alone[$c]=$r
+	echo "$r"
+}
+
+declare -A alone=() full_alone=()
+for c in "${!EXPECTED_V7[@]}"; do
+	alone[$c]=$(alone v7 "$c")
+done
+for c in "${!BOOT_ENV[@]}"; do
+	full_alone[$c]=$(alone full "$c")
 done
 
 status=$EX_OK
@@ -79,7 +106,7 @@ cases=$({ printf '%s\n' "${!EXPECTED_V7[@]}"
 	sed -n 's/^[A-Z]* [a-z0-9_-]*: \(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
 		"$out/full.txt" "$out/v7.txt"; } | sort -u)
 for c in $cases; do
-	rf=$(result "$out/full.txt" "$c")
+	rf=${full_alone[$c]:-$(result "$out/full.txt" "$c")}
 	r7=$(result "$out/v7.txt" "$c")
 	printf '%-42s %-8s %-8s %-6s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
 		"${EXPECTED_V7[$c]:-}"

@@ -7,6 +7,7 @@
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)
 # and nslabs_boot / nslabs_after.
+# shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 
 seconds=$1

@@ -11,6 +11,7 @@
 # No sampling of io_tlb_used during the run: it would take CPU time from
 # the load it measures (and with one vCPU, requests complete before a
 # sampler runs, so it reads 0).
+# shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 
 job=/tests/fio/$1

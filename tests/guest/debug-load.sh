@@ -35,6 +35,7 @@
 #                (free blocks of order 6 or more) once memhog is ready.
 # leaks: kmemleak_leaks (objects suspected; -1: no kmemleak), no prefix.
 # Exit status: 0, or 1 if a step failed (the host judges the figures).
+# shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 
 verify_job=$1 spike_job=$2
@@ -46,7 +47,6 @@ PROFILED="swiotlb_dyn_free swiotlb_dyn_alloc swiotlb_alloc_tlb*"
 status=0
 
 step() {
-	STEP=$1
 	REPORT_PREFIX=
 	[ "$1" = verify ] || REPORT_PREFIX=$1.
 	export REPORT_PREFIX
@@ -143,7 +143,7 @@ spike() {
 	fi
 }
 
-[ -w "$FPA/probability" ] && [ -w "$FSL/probability" ] ||
+{ [ -w "$FPA/probability" ] && [ -w "$FSL/probability" ]; } ||
 	{ fail "no fault injection knobs in debugfs"; exit 1; }
 profile_start
 

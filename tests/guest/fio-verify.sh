@@ -7,6 +7,7 @@
 #   fio_jobs                    number of job reports
 #   write_kib, read_kib         KiB written and read (verify reads) in all
 # Exit status: fio's exit status, or 1 if its report is missing.
+# shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 
 job=/tests/fio/$1

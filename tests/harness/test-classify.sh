@@ -12,9 +12,9 @@ status=0
 while read -r name want; do
 	case "$name" in ''|'#'*) continue ;; esac
 	log=$here/logs/$name.log
-	res=$here/logs/$name.result
-	[ -f "$res" ] || res=
-	out=$("$PROJECT_TOP/scripts/classify-log.sh" "$log" $res 2>&1)
+	res=()
+	[ -f "$here/logs/$name.result" ] && res=("$here/logs/$name.result")
+	out=$("$PROJECT_TOP/scripts/classify-log.sh" "$log" "${res[@]}" 2>&1)
 	got=$?
 	if [ "$got" = "${code[$want]}" ] && [ "${out%%:*}" = "$want" ]; then
 		record PASS "harness.classify.$name" "$out"
