@@ -17,11 +17,11 @@ set -euo pipefail
 . "$(dirname "$0")/checks-lib.sh"
 
 checks_series "${1:-${SERIES:-full}}"
-name=port-checks/$SERIES
+name=port-checks.$SERIES
 for tool in quilt git patch; do
 	command -v $tool >/dev/null || {
-		record FAIL "$name/applies-quilt" "cannot run: $tool not installed"
-		record FAIL "$name/applies-git-am" "cannot run: $tool not installed"
+		record FAIL "$name.applies-quilt" "cannot run: $tool not installed"
+		record FAIL "$name.applies-git-am" "cannot run: $tool not installed"
 		die $EX_MISSING "$tool not found (apt-get install quilt git patch)"
 	}
 done
@@ -50,14 +50,14 @@ if (cd "$qtree" &&
 	n=$(grep -c '^Applying patch' "$log" || true)
 	offsets=$(grep -c 'succeeded at .* (offset' "$log" || true)
 	[ "$offsets" -gt 0 ] && offsets=", $offsets hunks at an offset" || offsets=
-	record PASS "$name/applies-quilt" "$n patches, no fuzz$offsets"
+	record PASS "$name.applies-quilt" "$n patches, no fuzz$offsets"
 else
 	bad=$(sed -n 's/^Patch \(.*\) does not apply.*/\1/p' "$log" | head -1)
 	bad=${bad:-$(sed -n 's/^Applying patch //p' "$log" | tail -1)}
 	where=$(awk '/^patching file/ { f = $3 }
 		/^Hunk .*FAILED|can.t find file|malformed|with fuzz/ { print f ": " $0; exit }' "$log")
 	sed 's/^/  /' "$log" | tail -20 >&2
-	record FAIL "$name/applies-quilt" "$(basename "${bad:-?}") does not apply with quilt --fuzz=0: ${where:-see $log}"
+	record FAIL "$name.applies-quilt" "$(basename "${bad:-?}") does not apply with quilt --fuzz=0: ${where:-see $log}"
 	status=$EX_PATCH
 fi
 
@@ -82,7 +82,7 @@ for p in $patches; do
 		where=$(grep -m1 -E '^error: |^Patch failed' "$log" || true)
 		sed 's/^/  /' "$log" | tail -20 >&2
 		"${git_[@]}" am --abort >> "$log" 2>&1 || true
-		record FAIL "$name/applies-git-am" "$(basename "$p") does not apply with git am: ${where:-see $log}"
+		record FAIL "$name.applies-git-am" "$(basename "$p") does not apply with git am: ${where:-see $log}"
 		status=$EX_PATCH am_ok=0
 		break
 	fi
@@ -91,7 +91,7 @@ done
 if [ "$am_ok" = 1 ]; then
 	assert_unshared "$gtree" "${touched[@]}"
 	mv "$S/git-commits.partial" "$S/git-commits"
-	record PASS "$name/applies-git-am" "$(wc -l < "$S/git-commits") commits on top of base"
+	record PASS "$name.applies-git-am" "$(wc -l < "$S/git-commits") commits on top of base"
 else
 	rm -f "$S/git-commits"
 fi

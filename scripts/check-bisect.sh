@@ -28,15 +28,15 @@ set -euo pipefail
 . "$(dirname "$0")/checks-lib.sh"
 
 checks_series "${1:-${SERIES:-full}}"
-name=port-checks/$SERIES
+name=port-checks.$SERIES
 tree=$S/git
 frag_n=$PROJECT_TOP/configs/coverage/dynamic-n.config
 cfgs=(dynamic-n dynamic-y)
 cannot() {
 	local c
 	for c in "${cfgs[@]}"; do
-		record FAIL "$name/bisect-$c" "cannot run: $1"
-		record FAIL "$name/vmlinux-$c" "cannot run: $1"
+		record FAIL "$name.bisect-$c" "cannot run: $1"
+		record FAIL "$name.vmlinux-$c" "cannot run: $1"
 	done
 	exit "$2"
 }
@@ -151,24 +151,24 @@ done < "$S/git-commits"
 status=0
 for cfg in "${cfgs[@]}"; do
 	if [ -z "${active[$cfg]:-}" ]; then
-		record FAIL "$name/bisect-$cfg" "no patch of the series adds config SWIOTLB_DYNAMIC to kernel/dma/Kconfig"
-		record FAIL "$name/vmlinux-$cfg" "not built: no patch adds SWIOTLB_DYNAMIC"
+		record FAIL "$name.bisect-$cfg" "no patch of the series adds config SWIOTLB_DYNAMIC to kernel/dma/Kconfig"
+		record FAIL "$name.vmlinux-$cfg" "not built: no patch adds SWIOTLB_DYNAMIC"
 		status=$EX_BUILD
 		continue
 	fi
 	if [ -n "${fails[$cfg]:-}" ]; then
-		record FAIL "$name/bisect-$cfg" "${fails[$cfg]}"
+		record FAIL "$name.bisect-$cfg" "${fails[$cfg]}"
 		status=$EX_BUILD
 	else
-		record PASS "$name/bisect-$cfg" "${from[$cfg]:+from $(echo "${from[$cfg]}" | cut -c1-4) on: }${nsteps[$cfg]} patches, ${#targets[@]} targets with W=1, no new warnings"
+		record PASS "$name.bisect-$cfg" "${from[$cfg]:+from $(echo "${from[$cfg]}" | cut -c1-4) on: }${nsteps[$cfg]} patches, ${#targets[@]} targets with W=1, no new warnings"
 	fi
 	log=$LOGS/vmlinux-$cfg.log
 	info "vmlinux with $cfg at the end of the series (log: $log)"
 	start=$SECONDS
 	if kmake "$tree" "$S/obj-$cfg" vmlinux > "$log" 2>&1; then
-		record PASS "$name/vmlinux-$cfg" "links after the last patch ($((SECONDS - start)) s)"
+		record PASS "$name.vmlinux-$cfg" "links after the last patch ($((SECONDS - start)) s)"
 	else
-		record FAIL "$name/vmlinux-$cfg" "$(first_error "$log") (log: $log)"
+		record FAIL "$name.vmlinux-$cfg" "$(first_error "$log") (log: $log)"
 		status=$EX_BUILD
 	fi
 done

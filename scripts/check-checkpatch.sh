@@ -26,7 +26,7 @@ set -euo pipefail
 
 checks_series "${1:-${SERIES:-full}}"
 seeds=${SEEDS_DIR:-}
-name=port-checks/$SERIES/checkpatch${seeds:+-seeds}
+name=port-checks.$SERIES.checkpatch${seeds:+-seeds}
 allow=${CHECKPATCH_ALLOW:-$PROJECT_TOP/patches/checkpatch-allow.txt}
 allow_name=$(basename "$allow")
 if [ -n "$seeds" ] && [ ! -d "$seeds" ]; then

@@ -24,7 +24,7 @@ set -euo pipefail
 
 checks_series "${1:-${SERIES:-full}}"
 shift || true
-name=port-checks/$SERIES
+name=port-checks.$SERIES
 tree=$S/git
 mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/coverage" "$@")
 export ARCH=x86_64
@@ -32,7 +32,7 @@ unset CROSS_COMPILE
 
 if ! [ -f "$S/git-commits" ]; then
 	for f in "${frags[@]}"; do
-		record FAIL "$name/coverage-$(basename "$f" .config)" "cannot run: no git tree with the series in $tree (check-apply failed or did not run)"
+		record FAIL "$name.coverage-$(basename "$f" .config)" "cannot run: no git tree with the series in $tree (check-apply failed or did not run)"
 	done
 	exit $EX_PATCH
 fi
@@ -50,7 +50,7 @@ for frag in "${frags[@]}"; do
 	if ! "$PROJECT_TOP/scripts/kconfig.sh" "$tree" "$obj" "$frag" >> "$log" 2>&1 ||
 	   ! strict_config "$obj/.config" "$frag" 2>> "$log"; then
 		missing=$(grep -E '^  (CONFIG_|# CONFIG_)' "$log" | sed 's/^  //' | tr '\n' ';' | sed 's/;$//')
-		record FAIL "$name/coverage-$cfg" "requested options did not survive olddefconfig: ${missing:-see $log}"
+		record FAIL "$name.coverage-$cfg" "requested options did not survive olddefconfig: ${missing:-see $log}"
 		status=$EX_CONFIG
 		continue
 	fi
@@ -71,7 +71,7 @@ for frag in "${frags[@]}"; do
 	done
 	targets=("${kept[@]}")
 	if [ ${#bad[@]} -gt 0 ]; then
-		record FAIL "$name/coverage-$cfg" "cannot prove that the config builds ${bad[*]}: a '# build:' target, list its directory instead"
+		record FAIL "$name.coverage-$cfg" "cannot prove that the config builds ${bad[*]}: a '# build:' target, list its directory instead"
 		status=$EX_USAGE
 		continue
 	fi
@@ -79,7 +79,7 @@ for frag in "${frags[@]}"; do
 	start=$SECONDS
 	if ! kmake "$tree" "$obj" -k "${targets[@]}" >> "$log" 2>&1; then
 		err=$(grep -m1 -E ': error: |Error [0-9]' "$log" | sed "s|$tree/||g" | cut -c1-200)
-		record FAIL "$name/coverage-$cfg" "build failed: ${err:-see $log}"
+		record FAIL "$name.coverage-$cfg" "build failed: ${err:-see $log}"
 		status=$EX_BUILD
 		continue
 	fi
@@ -89,14 +89,14 @@ for frag in "${frags[@]}"; do
 	done
 	warnings=$(warnings_of "$log" "$tree")
 	if [ ${#missing[@]} -gt 0 ]; then
-		record FAIL "$name/coverage-$cfg" "the config does not build ${missing[*]}"
+		record FAIL "$name.coverage-$cfg" "the config does not build ${missing[*]}"
 		status=$EX_CONFIG
 	elif [ -n "$warnings" ]; then
 		indent "  " <<< "$warnings" >&2
-		record FAIL "$name/coverage-$cfg" "$(echo "$warnings" | grep -c .) warnings: $(echo "$warnings" | head -2 | tr '\n' ';')"
+		record FAIL "$name.coverage-$cfg" "$(echo "$warnings" | grep -c .) warnings: $(echo "$warnings" | head -2 | tr '\n' ';')"
 		status=$EX_BUILD
 	else
-		record PASS "$name/coverage-$cfg" "${#targets[@]} targets, ${expect[*]} built, no warnings ($((SECONDS - start)) s)"
+		record PASS "$name.coverage-$cfg" "${#targets[@]} targets, ${expect[*]} built, no warnings ($((SECONDS - start)) s)"
 	fi
 done
 exit $status

@@ -21,12 +21,12 @@ set -euo pipefail
 
 checks_series "${1:-${SERIES:-full}}"
 shift || true
-name=port-checks/$SERIES
+name=port-checks.$SERIES
 tree=$S/quilt
 mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/cross" "$@")
 if [ ! -f "$tree/.pc/applied-patches" ]; then
 	for f in "${frags[@]}"; do
-		record FAIL "$name/cross-$(basename "$f" .config)" "cannot run: no patched tree in $tree (check-apply failed or did not run)"
+		record FAIL "$name.cross-$(basename "$f" .config)" "cannot run: no patched tree in $tree (check-apply failed or did not run)"
 	done
 	exit $EX_PATCH
 fi
@@ -64,12 +64,12 @@ for frag in "${frags[@]}"; do
 	mapfile -t targets < <(fragment_list "$frag" build)
 	mapfile -t expect < <(fragment_list "$frag" expect)
 	if [ -z "$ARCH" ] || [ -z "$CROSS_COMPILE" ] || [ ${#targets[@]} -eq 0 ]; then
-		record FAIL "$name/cross-$cfg" "cannot run: $frag lacks an arch, cross-compile or build line"
+		record FAIL "$name.cross-$cfg" "cannot run: $frag lacks an arch, cross-compile or build line"
 		status=$EX_USAGE
 		continue
 	fi
 	if ! ensure_compiler "$CROSS_COMPILE" "${package:-?}"; then
-		record FAIL "$name/cross-$cfg" "cannot run: ${CROSS_COMPILE}gcc not found (apt-get install $package)"
+		record FAIL "$name.cross-$cfg" "cannot run: ${CROSS_COMPILE}gcc not found (apt-get install $package)"
 		status=$EX_MISSING
 		continue
 	fi
@@ -110,9 +110,9 @@ for frag in "${frags[@]}"; do
 		fi
 	fi
 	if [ -z "$verdict" ]; then
-		record PASS "$name/cross-$cfg" "${expect[*]} built with ${CROSS_COMPILE}gcc, no new warnings ($((SECONDS - start)) s)"
+		record PASS "$name.cross-$cfg" "${expect[*]} built with ${CROSS_COMPILE}gcc, no new warnings ($((SECONDS - start)) s)"
 	else
-		record FAIL "$name/cross-$cfg" "$verdict"
+		record FAIL "$name.cross-$cfg" "$verdict"
 	fi
 done
 exit $status

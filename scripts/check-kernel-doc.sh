@@ -15,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/checks-lib.sh"
 
 checks_series "${1:-${SERIES:-full}}"
-name=port-checks/$SERIES/kernel-doc
+name=port-checks.$SERIES.kernel-doc
 tree=$S/quilt
 if [ ! -f "$tree/.pc/applied-patches" ]; then
 	record FAIL "$name" "cannot run: no patched tree in $tree (check-apply failed or did not run)"

@@ -5,7 +5,7 @@
 #
 # The log is parsed by the tree's own tools/testing/kunit/kunit.py parse
 # (its output is kept next to the log, as kunit.txt).  Each test case gives
-# one "PASS NAME: CASE", "FAIL NAME: CASE" or "SKIP NAME: CASE" line.  If
+# one "PASS NAME.CASE", "FAIL NAME.CASE" or "SKIP NAME.CASE" line.  If
 # the suite did not report all the cases its plan announced (a crash or a
 # timeout in the middle), the case kunit.py saw crash, or else the suite,
 # gets a FAIL line that says so.  Works offline on saved logs.
@@ -31,17 +31,17 @@ plan=$(echo "$clean" | sed -n 's/^=* swiotlb_dynamic (\([0-9]*\) subtests\{0,1\}
 seen=0
 while read -r tag case; do
 	case "$tag" in
-	"[PASSED]") record PASS "$name: $case" ;;
-	"[SKIPPED]") record SKIP "$name: $case" ;;
-	"[FAILED]") record FAIL "$name: $case" ;;
-	"[CRASHED]") record FAIL "$name: $case" "crashed (see $log)" ;;
+	"[PASSED]") record PASS "$name.$case" ;;
+	"[SKIPPED]") record SKIP "$name.$case" ;;
+	"[FAILED]") record FAIL "$name.$case" ;;
+	"[CRASHED]") record FAIL "$name.$case" "crashed (see $log)" ;;
 	*) continue ;;
 	esac
 	seen=$((seen + 1))
 done < <(echo "$clean" | grep -E '^\[(PASSED|SKIPPED|FAILED|CRASHED)\] swiotlb_test_')
 
 if [ -z "$plan" ]; then
-	record FAIL "$name: suite" "no swiotlb_dynamic suite in $log"
+	record FAIL "$name.suite" "no swiotlb_dynamic suite in $log"
 elif [ "$seen" -lt "$plan" ]; then
-	record FAIL "$name: suite" "only $seen of $plan cases reported (crash or timeout; see $log)"
+	record FAIL "$name.suite" "only $seen of $plan cases reported (crash or timeout; see $log)"
 fi

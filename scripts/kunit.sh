@@ -20,12 +20,12 @@
 #
 # KUNIT_FILTER=GLOB boots with kunit.filter_glob=GLOB ("suite.case"), so
 # that only the matching cases run; KUNIT_RUN=NAME then names the run
-# (build/runs/NAME, result lines "NAME: CASE").  KUNIT_BOOT_ONLY=1 boots
+# (build/runs/NAME, result lines "NAME.CASE").  KUNIT_BOOT_ONLY=1 boots
 # the kernel built last time without checking the tree and the build.
 # KUNIT_CMDLINE=ARGS adds kernel arguments after the default ones (a
 # later swiotlb= overrides the first); KUNIT_MEM=MiB sets the VM's RAM.
 #
-# Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug]: CASE" lines; a crash or a
+# Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug].CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
 # Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
 set -euo pipefail
@@ -119,5 +119,5 @@ TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 before=$(wc -l < "$RESULTS_FILE" 2>/dev/null || echo 0)
 "$top/scripts/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
 [ $status -eq 0 ] || exit $status
-tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name:" && exit $EX_TESTFAIL
+tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name\." && exit $EX_TESTFAIL
 exit $EX_OK

@@ -59,7 +59,7 @@ mkdir -p "$out"
 # result FILE CASE: PASS, FAIL, SKIP or CRASH as FILE records CASE, or none.
 result() {
 	local line
-	line=$(grep -E "^[A-Z]+ [a-z0-9_-]+: $2(:|\$)" "$1" | head -1)
+	line=$(grep -E "^[A-Z]+ [a-z0-9_-]+\.$2(:|\$)" "$1" | head -1)
 	case "$line" in
 	'') echo none ;;
 	*crashed*) echo CRASH ;;
@@ -103,7 +103,7 @@ done
 status=$EX_OK
 printf '%-42s %-8s %-8s %-6s %s\n' CASE v7-alone v7-suite full "bug shown on v7 (fixed by)"
 cases=$({ printf '%s\n' "${!EXPECTED_V7[@]}"
-	sed -n 's/^[A-Z]* [a-z0-9_-]*: \(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
+	sed -n 's/^[A-Z]* [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
 		"$out/full.txt" "$out/v7.txt"; } | sort -u)
 for c in $cases; do
 	rf=${full_alone[$c]:-$(result "$out/full.txt" "$c")}
@@ -124,7 +124,7 @@ for c in $cases; do
 		esac
 	fi
 done
-grep -h '^FAIL .*: suite' "$out/v7.txt" "$out/full.txt" || true
+grep -h '^FAIL [a-z0-9_-]*\.suite' "$out/v7.txt" "$out/full.txt" || true
 echo "run full: exit status $full_status; run v7 (whole suite): exit status $v7_status"
 for c in "${!EXPECTED_V7[@]}"; do
 	[ "${alone[$c]}" = CRASH ] || continue
