@@ -20,11 +20,10 @@ dest=$1
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 package=${LINUX_PACKAGE:-linux-source-6.1}
 
-# tree_version DIR: "6.1.192" from the top-level Makefile.
+# tree_version DIR: "6.1.192", as the tree's own make kernelversion says
+# (empty if it cannot; a parent make's flags are not passed on).
 tree_version() {
-	awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { s = $2 }
-		END { if (v != "") printf "%s.%s.%s\n", v, p, s }' "$1/Makefile"
+	MAKEFLAGS='' make -s -C "$1" kernelversion 2>/dev/null || true
 }
 
 check_version() {

@@ -4,7 +4,8 @@
 # usage: scripts/kunit-results.sh TREE CONSOLE_LOG NAME
 #
 # The log is parsed by the tree's own tools/testing/kunit/kunit.py parse
-# (its output is kept next to the log, as kunit.txt).  Each test case gives
+# --json, read with jq (its output is kept next to the log, as kunit.txt
+# and kunit.json).  Each test case gives
 # one "PASS NAME.CASE", "FAIL NAME.CASE" or "SKIP NAME.CASE" line.  If
 # the suite did not report all the cases its plan announced (a crash or a
 # timeout in the middle), the case kunit.py saw crash, or else the suite,
@@ -18,30 +19,36 @@ tree=$1 log=$2 name=$3
 kunit=$tree/tools/testing/kunit/kunit.py
 [ -f "$kunit" ] || die $EX_MISSING "$kunit not found"
 [ -f "$log" ] || die $EX_MISSING "no console log $log"
-command -v python3 >/dev/null || die $EX_MISSING "python3 not found (apt-get install python3)"
+need_tools "apt-get install python3 jq" python3 jq
 
 # kunit.py changes to the tree's top directory: give it an absolute path.
 log=$(realpath "$log")
 parsed=$(dirname "$log")/kunit.txt
-python3 "$kunit" parse "$log" > "$parsed" 2>&1 || true
-# Strip the timestamps and colours kunit.py adds.
-clean=$(sed -e 's/\x1b\[[0-9;]*m//g' -e 's/^\[[0-9:]*\] //' "$parsed")
+json=$(dirname "$log")/kunit.json
+rm -f "$json"
+python3 "$kunit" parse --json="$json" "$log" > "$parsed" 2>&1 || true
 
-plan=$(echo "$clean" | sed -n 's/^=* swiotlb_dynamic (\([0-9]*\) subtests\{0,1\}) =*$/\1/p' | head -1)
+# kunit.py's JSON: a group per suite, a status per case (PASS, FAIL, SKIP,
+# or ERROR for the case that crashed); the cases a crash cut off are
+# listed as ERROR with no name.
+suite=
+[ -s "$json" ] &&
+	suite=$(jq -c '.sub_groups[]? | select(.name == "swiotlb_dynamic")' "$json" 2>/dev/null | head -n 1)
+if [ -z "$suite" ]; then
+	record FAIL "$name.suite" "no swiotlb_dynamic suite in $log"
+	exit 0
+fi
+plan=$(jq '.test_cases | length' <<< "$suite")
 seen=0
-while read -r tag case; do
-	case "$tag" in
-	"[PASSED]") record PASS "$name.$case" ;;
-	"[SKIPPED]") record SKIP "$name.$case" ;;
-	"[FAILED]") record FAIL "$name.$case" ;;
-	"[CRASHED]") record FAIL "$name.$case" "crashed (see $log)" ;;
-	*) continue ;;
+while IFS=$'\t' read -r case status; do
+	case "$status" in
+	PASS) record PASS "$name.$case" ;;
+	SKIP) record SKIP "$name.$case" ;;
+	FAIL) record FAIL "$name.$case" ;;
+	*) record FAIL "$name.$case" "crashed (see $log)" ;;
 	esac
 	seen=$((seen + 1))
-done < <(echo "$clean" | grep -E '^\[(PASSED|SKIPPED|FAILED|CRASHED)\] swiotlb_test_')
-
-if [ -z "$plan" ]; then
-	record FAIL "$name.suite" "no swiotlb_dynamic suite in $log"
-elif [ "$seen" -lt "$plan" ]; then
+done < <(jq -r '.test_cases[] | select(.name != "") | [.name, .status] | @tsv' <<< "$suite")
+if [ "$seen" -lt "$plan" ]; then
 	record FAIL "$name.suite" "only $seen of $plan cases reported (crash or timeout; see $log)"
 fi
