@@ -299,7 +299,7 @@ test: deps
 	@rm -f $(RESULTS_FILE)
 	-@scripts/stage.sh test-harness $(MAKE) --no-print-directory test-harness
 	-@scripts/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
-	-@scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
+	-@BISECT_VMLINUX=dynamic-n scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(DEBIAN_FLAVOURS); do \
 		scripts/stage.sh debian-config.$$f scripts/debian-config-check.sh $$f; \
