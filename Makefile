@@ -59,7 +59,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-smoke test-debug deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -96,6 +96,8 @@ help:
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
+	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
+	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
 	@echo "  make test-debug       on a KASAN/lockdep kernel: KUnit, then fio verify, fault injection,"
 	@echo "                        memory pressure and a kmemleak scan in one VM (the debug-kernel tests)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
@@ -265,6 +267,12 @@ test-debug: $(INITRD)
 	-@KUNIT_DEBUG=1 scripts/stage.sh kunit-debug scripts/kunit.sh full y
 	-@BZIMAGE_patched=$(DEBUG_BZ) scripts/stage.sh qemu-debug scripts/qemu-test.sh tests/scenarios/debug.conf
 	@scripts/summarize.sh
+
+# A real Xen PV dom0 (scripts/xen-dom0-test.sh): Debian's Xen under TCG,
+# the series as dom0, an IDE disk behind ata_piix (32-bit DMA) that must
+# get its DMA mask and pass fio verify.  A kernel of its own; not in make test.
+test-xen-dom0: $(INITRD)
+	scripts/xen-dom0-test.sh $(SERIES)
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
 # full series, side by side (two KUnit kernels; not in make test).
