@@ -16,7 +16,7 @@
 # sync_core(), in __static_call_update_early()), 6 GiB for Xen and 2 GiB
 # for dom0, so that dom0's top of memory is a machine address above 4 GiB.
 #
-# Records xen-dom0.SERIES.boot, .dma-mask and .fio-verify.  Not in make
+# Records xen-dom0.SERIES.boot, .dma-mask, .fio-verify and .bounced.  Not in make
 # test: a cold dom0 kernel build takes 10-25 min here, the boot 1-2 min.
 # Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
 set -uo pipefail
@@ -94,6 +94,16 @@ if grep -q '^fio_status=0$' "$out/result.txt" 2>/dev/null &&
 	record PASS "xen-dom0.$series.fio-verify" "16 MiB written and verified on /dev/sda"
 else
 	record FAIL "xen-dom0.$series.fio-verify" "$(grep -E '^(fio_status|fio_errors|exit)=' "$out/result.txt" 2>/dev/null | tr '\n' ' ')"
+	status=$EX_TESTFAIL
+fi
+# The disk's I/O went through swiotlb-xen: more slots in use during fio
+# than at boot (a DMA mask fallback to PIO would bounce nothing).
+boot=$(sed -n 's/^used_boot=//p' "$out/result.txt" 2>/dev/null)
+max=$(sed -n 's/^used_max=//p' "$out/result.txt" 2>/dev/null)
+if [ -n "$boot" ] && [ -n "$max" ] && [ "$max" -gt "$boot" ]; then
+	record PASS "xen-dom0.$series.bounced" "io_tlb_used $boot at boot, $max during fio"
+else
+	record FAIL "xen-dom0.$series.bounced" "io_tlb_used ${boot:-?} at boot, ${max:-?} during fio: nothing bounced"
 	status=$EX_TESTFAIL
 fi
 exit $status
