@@ -1083,11 +1083,29 @@ struct test_thread {
 	struct completion done;
 	atomic_t *errors;
 	atomic_t *maps;
+	/*
+	 * Optional: with @stop, run until *@stop is set instead of
+	 * TEST_THREAD_ITERATIONS times; while *@calm is set, hold no mapping
+	 * between iterations, and pause after each.
+	 */
+	const bool *stop;
+	const bool *calm;
 	unsigned int seed;
 };
 
 #define TEST_THREAD_ITERATIONS	300
 #define TEST_THREAD_INFLIGHT	8
+
+/* The "device" writes the bounce buffer; unmap must copy it back. */
+static void test_thread_unmap(struct test_thread *t, phys_addr_t tlb,
+			      size_t size, u8 *buf, u8 *check)
+{
+	get_random_bytes(check, size);
+	memcpy(test_tlb_vaddr(t->ctx, tlb), check, size);
+	swiotlb_tbl_unmap_single(&t->ctx->dev, tlb, size, DMA_BIDIRECTIONAL, 0);
+	if (memcmp(buf, check, size))
+		atomic_inc(t->errors);
+}
 
 static int test_thread_fn(void *data)
 {
@@ -1107,22 +1125,15 @@ static int test_thread_fn(void *data)
 	}
 	orig = page_address(page);
 
-	for (i = 0; i < TEST_THREAD_ITERATIONS; i++) {
+	for (i = 0; t->stop ? !READ_ONCE(*t->stop) :
+			     i < TEST_THREAD_ITERATIONS; i++) {
 		u8 *buf;
 		u8 *va;
 
 		slot = i % TEST_THREAD_INFLIGHT;
 		buf = orig + slot * SZ_64K;
 		if (tlb[slot]) {
-			/* the "device" wrote; unmap must copy it back */
-			va = test_tlb_vaddr(ctx, tlb[slot]);
-			get_random_bytes(check, size[slot]);
-			memcpy(va, check, size[slot]);
-			swiotlb_tbl_unmap_single(&ctx->dev, tlb[slot],
-						 size[slot], DMA_BIDIRECTIONAL,
-						 0);
-			if (memcmp(buf, check, size[slot]))
-				atomic_inc(t->errors);
+			test_thread_unmap(t, tlb[slot], size[slot], buf, check);
 			tlb[slot] = 0;
 		}
 		size[slot] = 512 + get_random_u32() % (SZ_64K - 512);
@@ -1140,6 +1151,12 @@ static int test_thread_fn(void *data)
 		va = test_tlb_vaddr(ctx, tlb[slot]);
 		if (memcmp(va, buf, size[slot]))
 			atomic_inc(t->errors);
+		if (t->calm && READ_ONCE(*t->calm)) {
+			test_thread_unmap(t, tlb[slot], size[slot], buf, check);
+			tlb[slot] = 0;
+			/* leave the pools idle now and then for the shrinker */
+			usleep_range(200, 1000);
+		}
 		cond_resched();
 	}
 	for (slot = 0; slot < TEST_THREAD_INFLIGHT; slot++)
@@ -1163,7 +1180,8 @@ out:
 static struct test_thread *test_threads_start(struct kunit *test,
 					      struct swiotlb_test_ctx *ctx,
 					      unsigned int nthreads,
-					      atomic_t *errors, atomic_t *maps)
+					      atomic_t *errors, atomic_t *maps,
+					      const bool *stop, const bool *calm)
 {
 	struct test_thread *threads;
 	unsigned int n, cpu;
@@ -1179,6 +1197,8 @@ static struct test_thread *test_threads_start(struct kunit *test,
 		threads[n].ctx = ctx;
 		threads[n].errors = errors;
 		threads[n].maps = maps;
+		threads[n].stop = stop;
+		threads[n].calm = calm;
 		init_completion(&threads[n].done);
 		task = kthread_create(test_thread_fn, &threads[n],
 				      "swiotlb-kunit/%u", n);
@@ -1202,7 +1222,8 @@ static void swiotlb_test_concurrent(struct kunit *test)
 	int npools = 0;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
-	threads = test_threads_start(test, ctx, nthreads, &errors, &maps);
+	threads = test_threads_start(test, ctx, nthreads, &errors, &maps,
+				     NULL, NULL);
 	for (n = 0; n < nthreads; n++)
 		wait_for_completion(&threads[n].done);
 
@@ -1603,41 +1624,84 @@ static void swiotlb_test_shrink_hysteresis(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 
+#define TEST_SHRINK_ROUNDS	3
+
+/*
+ * Scan for idle pools until @cond holds or @deadline passes, as the
+ * shrinker would, but with no hysteresis. Return the number of scans.
+ */
+#define test_shrink_until(mem, cond, deadline)				\
+({									\
+	unsigned long __scans = 0;					\
+	while (!(cond) && time_before(jiffies, (deadline))) {		\
+		swiotlb_shrink((mem), ULONG_MAX, jiffies);		\
+		__scans++;						\
+		usleep_range(50, 200);					\
+	}								\
+	__scans;							\
+})
+
 /*
  * Threads map, bounce, check and unmap while the main thread frees every
- * idle pool it can, over and over (KASAN sees any use after free).
+ * idle pool it can, over and over (KASAN sees any use after free). The
+ * load comes in rounds: a burst, in which each thread holds up to
+ * TEST_THREAD_INFLIGHT mappings and the swiotlb grows, then a calm, in
+ * which each thread still maps and unmaps but holds nothing in between
+ * and pauses, until every grown pool has fallen idle and been freed while
+ * mappers searched it.
+ * At least TEST_SHRINK_ROUNDS rounds, and as many more as it takes the
+ * threads to map TEST_THREAD_ITERATIONS times each. A fixed number of
+ * iterations would leave it to chance whether a pool is ever idle at a
+ * scan before the threads stop.
  */
 static void swiotlb_test_shrink_concurrent(struct kunit *test)
 {
+	unsigned long deadline = jiffies + 60 * HZ;
+	unsigned long grown, scans = 0;
 	struct swiotlb_test_ctx *ctx;
 	struct test_thread *threads;
 	atomic_t errors = ATOMIC_INIT(0);
 	atomic_t maps = ATOMIC_INIT(0);
-	unsigned int n, done, nthreads = 2 * num_online_cpus();
-	unsigned long scans = 0;
+	unsigned int n, rounds = 0, nthreads = 2 * num_online_cpus();
+	bool stop = false, calm = false;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
-	threads = test_threads_start(test, ctx, nthreads, &errors, &maps);
-	do {
-		swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies);
-		scans++;
-		usleep_range(50, 200);
-		for (done = 0, n = 0; n < nthreads; n++)
-			done += completion_done(&threads[n].done);
-	} while (done < nthreads);
+	threads = test_threads_start(test, ctx, nthreads, &errors, &maps,
+				     &stop, &calm);
+	while (time_before(jiffies, deadline) &&
+	       (rounds < TEST_SHRINK_ROUNDS ||
+		atomic_read(&maps) < nthreads * TEST_THREAD_ITERATIONS)) {
+		grown = READ_ONCE(ctx->mem.pools_grown);
+		WRITE_ONCE(calm, false);
+		scans += test_shrink_until(&ctx->mem,
+					   READ_ONCE(ctx->mem.pools_grown) != grown,
+					   deadline);
+		if (READ_ONCE(ctx->mem.pools_grown) == grown)
+			break;
+		WRITE_ONCE(calm, true);
+		scans += test_shrink_until(&ctx->mem,
+					   READ_ONCE(ctx->mem.nslabs) ==
+					   ctx->mem.defpool.nslabs, deadline);
+		if (READ_ONCE(ctx->mem.nslabs) != ctx->mem.defpool.nslabs)
+			break;
+		rounds++;
+	}
+	WRITE_ONCE(stop, true);
+	for (n = 0; n < nthreads; n++)
+		wait_for_completion(&threads[n].done);
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&maps), 0);
-	KUNIT_EXPECT_GT_MSG(test, ctx->mem.pools_freed, 0UL,
-			    "no pool was freed while the threads mapped");
+	KUNIT_EXPECT_GE_MSG(test, rounds, (unsigned int)TEST_SHRINK_ROUNDS,
+			    "in 60 s, the swiotlb did not grow in a burst or a calm did not free every grown pool");
 	flush_work(&ctx->mem.dyn_alloc);
 	rcu_barrier();
 	swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies);
 	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, ctx->mem.defpool.nslabs);
 	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
-	kunit_info(test, "%d maps by %u threads, %lu scans, %lu pools grown, %lu freed\n",
-		   atomic_read(&maps), nthreads, scans, ctx->mem.pools_grown,
-		   ctx->mem.pools_freed);
+	kunit_info(test, "%d maps by %u threads, %u rounds, %lu scans, %lu pools grown, %lu freed\n",
+		   atomic_read(&maps), nthreads, rounds, scans,
+		   ctx->mem.pools_grown, ctx->mem.pools_freed);
 	rcu_barrier();
 	test_ctx_destroy(test, ctx);
 }
