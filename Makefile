@@ -138,13 +138,13 @@ $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/apply-series.sh
 
 # --- configs: tinyconfig + fragments, checked after olddefconfig ---
 $(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
+	scripts/kconfig.sh --in-tree $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
 
 $(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
+	scripts/kconfig.sh --in-tree $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
 
 $(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
+	scripts/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -317,8 +317,10 @@ test: deps
 	-@scripts/stage.sh kunit $(MAKE) --no-print-directory kunit
 	@scripts/summarize.sh
 
+# Kernel objects live in the trees (build/src/TREE/obj-NAME, linked from
+# build/obj/NAME; scripts/kconfig.sh --in-tree says why).
 clean:
-	rm -rf $(B)/obj $(B)/qemu $(INITRD) $(RESULTS_FILE)
+	rm -rf $(B)/obj $(B)/src/*/obj-* $(B)/qemu $(INITRD) $(RESULTS_FILE)
 
 distclean:
 	rm -rf $(B)

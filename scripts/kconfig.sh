@@ -2,7 +2,16 @@
 # Configure a kernel: tinyconfig, then the fragments, then olddefconfig, then
 # check that every option the fragments ask for survived (as kunit.py does).
 #
-# usage: scripts/kconfig.sh TREE OBJDIR FRAGMENT...
+# usage: scripts/kconfig.sh [--in-tree] TREE OBJDIR FRAGMENT...
+#
+# --in-tree puts the objects in TREE/obj-NAME (NAME: OBJDIR's last
+# component) and makes OBJDIR a symlink to it, unless OBJDIR is already a
+# directory of its own.  Kbuild names the sources "../FILE" when O= is a
+# direct subdirectory of the tree, and by their absolute path otherwise.
+# With relative names the compiler's command line and output are the same
+# in every tree, so ccache builds the patched and KUnit kernels from the
+# unpatched kernel's objects wherever neither the series nor the config
+# changed a file.
 #
 # Fragments are merged in the order given, with the tree's own
 # scripts/kconfig/merge_config.sh.  An option that olddefconfig dropped or
@@ -15,7 +24,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 3 ] || die $EX_USAGE "usage: $0 TREE OBJDIR FRAGMENT..."
+in_tree=0
+if [ "${1:-}" = --in-tree ]; then
+	in_tree=1
+	shift
+fi
+[ $# -ge 3 ] || die $EX_USAGE "usage: $0 [--in-tree] TREE OBJDIR FRAGMENT..."
 tree=$(cd "$1" && pwd) || die $EX_MISSING "no kernel tree at $1"
 obj=$2
 shift 2
@@ -50,8 +64,6 @@ check_config() {
 	return 1
 }
 
-mkdir -p "$obj"
-obj=$(cd "$obj" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make_=(make -s -C "$tree" O="$tmp" ARCH="$arch")
@@ -67,6 +79,12 @@ if [ "${DRY_RUN:-0}" = 1 ]; then
 fi
 check_config "$tmp/.config" "$@" ||
 	die $EX_CONFIG "requested options did not survive olddefconfig (see above)"
+if [ "$in_tree" = 1 ] && { [ -L "$obj" ] || [ ! -e "$obj" ]; }; then
+	mkdir -p "$tree/obj-$(basename "$obj")" "$(dirname "$obj")"
+	ln -sfn "$tree/obj-$(basename "$obj")" "$obj"
+fi
+mkdir -p "$obj"
+obj=$(cd "$obj" && pwd)
 # Only replace .config when it changed: kbuild then has nothing to redo.
 if ! cmp -s "$tmp/.config" "$obj/.config"; then
 	cp "$tmp/.config" "$obj/.config"

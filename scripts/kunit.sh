@@ -97,10 +97,9 @@ else
 	[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
 	frags+=("$top/configs/kunit.config")
 	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
-	mkdir -p "$obj"
 	stamp=$obj/.fragments
 	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
-		"$top/scripts/kconfig.sh" "$tree" "$obj" "${frags[@]}"
+		"$top/scripts/kconfig.sh" --in-tree "$tree" "$obj" "${frags[@]}"
 		cat "${frags[@]}" | md5sum > "$stamp"
 	fi
 	"$top/scripts/build-kernel.sh" "$tree" "$obj"

@@ -47,7 +47,7 @@ fi
 
 "$top/scripts/get-source.sh" "$tree" || exit
 "$top/scripts/apply-series.sh" "$tree" "$series" || exit
-"$top/scripts/kconfig.sh" "$tree" "$obj" "$top/configs/qemu-x86_64.config" \
+"$top/scripts/kconfig.sh" --in-tree "$tree" "$obj" "$top/configs/qemu-x86_64.config" \
 	"$top/configs/swiotlb-dynamic.config" "$top/configs/xen-dom0-boot.config" || exit
 "$top/scripts/build-kernel.sh" "$tree" "$obj" || exit
 [ -f "$initrd" ] || "$top/scripts/mk-initramfs.sh" "$initrd" "$tree" || exit
