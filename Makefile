@@ -92,7 +92,7 @@ help:
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
-	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit.sh)"
+	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
@@ -102,7 +102,7 @@ help:
 	@echo "                        memory pressure and a kmemleak scan in one VM (the debug-kernel tests)"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
-	@echo "  make port-checks      apply, checkpatch, kernel-doc, bisect builds, coverage configs (scripts/checks.mk)"
+	@echo "  make port-checks      apply, checkpatch, kernel-doc, bisect builds, coverage configs (scripts/checks/checks.mk)"
 	@echo "  make check-apply | check-checkpatch | check-kernel-doc | check-bisect | check-coverage"
 	@echo "                        one port check alone (check-apply first: the others use its trees)"
 	@echo "  make check-checkpatch-seeds SEEDS_DIR=DIR   checkpatch, and each port of v7 against its mail in DIR"
@@ -127,39 +127,39 @@ help:
 
 # --- kernel trees: extracted from Debian's tarball, never in git ---
 $(BASE_SRC)/.extracted:
-	scripts/get-source.sh $(BASE_SRC)
+	scripts/series/get-source.sh $(BASE_SRC)
 
 # A changed series means a fresh tree and a fresh object directory: a patch
 # that was dropped leaves files with old timestamps that kbuild would trust.
-$(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/apply-series.sh
+$(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
 	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)
-	scripts/get-source.sh $(PATCHED_SRC)
-	scripts/apply-series.sh $(PATCHED_SRC) $(SERIES)
+	scripts/series/get-source.sh $(PATCHED_SRC)
+	scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES)
 
 # --- configs: tinyconfig + fragments, checked after olddefconfig ---
-$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh --in-tree $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
+$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
 
-$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh --in-tree $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
+$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
 
-$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kconfig.sh
-	scripts/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
+$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
-	DRY_RUN=1 scripts/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
+	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
 
 # --- kernels (touch: a no-op kbuild run leaves bzImage's date alone) ---
 $(BASE_OBJ)/$(BZ): $(BASE_OBJ)/.config
-	scripts/build-kernel.sh $(BASE_SRC) $(BASE_OBJ)
+	scripts/kernel/build-kernel.sh $(BASE_SRC) $(BASE_OBJ)
 	touch $@
 
 $(PATCHED_OBJ)/$(BZ): $(PATCHED_OBJ)/.config
-	scripts/build-kernel.sh $(PATCHED_SRC) $(PATCHED_OBJ)
+	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(PATCHED_OBJ)
 	touch $@
 
 $(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
-	scripts/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
+	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
 	touch $@
 
 kernel-base: $(BASE_OBJ)/$(BZ)
@@ -167,8 +167,8 @@ kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
-$(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/mk-initramfs.sh
-	scripts/mk-initramfs.sh $@ $(BASE_SRC)
+$(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/vm/mk-initramfs.sh
+	scripts/vm/mk-initramfs.sh $@ $(BASE_SRC)
 
 initramfs: $(INITRD)
 
@@ -176,34 +176,34 @@ initramfs: $(INITRD)
 $(QEMU_PATCHED): $(PATCHED_OBJ)/$(BZ) $(INITRD)
 $(QEMU_BASE): $(BASE_OBJ)/$(BZ) $(INITRD)
 $(QEMU_STAGES):
-	scripts/qemu-test.sh tests/scenarios/$(patsubst test-%,%,$(patsubst qemu-%,%,$@)).conf
+	scripts/vm/qemu-test.sh tests/scenarios/$(patsubst test-%,%,$(patsubst qemu-%,%,$@)).conf
 
 qemu-compare:
-	@scripts/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
+	@scripts/report/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
 
 qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(INITRD)
-	INTERACTIVE=1 TEST_TIMEOUT=86400 scripts/qemu-run.sh \
+	INTERACTIVE=1 TEST_TIMEOUT=86400 scripts/vm/qemu-run.sh \
 		-k $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) \
 		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
 
-# --- the benchmark of the benchmark (scripts/bench.sh): not a timed test ---
-# SMP=N (N > 1) runs backports' QEMU 10.0 (scripts/get-qemu.sh) on the pc
+# --- the benchmark of the benchmark (scripts/bench/bench.sh): not a timed test ---
+# SMP=N (N > 1) runs backports' QEMU 10.0 (scripts/vm/get-qemu.sh) on the pc
 # machine: bookworm's QEMU hangs under icount with more than one vCPU.
 QEMU_BPO := $(B)/qemu-bpo/qemu-system-x86_64
-$(QEMU_BPO): scripts/get-qemu.sh
-	scripts/get-qemu.sh $(dir $@)
+$(QEMU_BPO): scripts/vm/get-qemu.sh
+	scripts/vm/get-qemu.sh $(dir $@)
 BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
 BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
-	$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)
+	$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
 
 # The shrinker: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
-		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-shrink
+		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-shrink
 
 # The performance patches: the growing case before and after the performance patches, in
 # one run, beside the unpatched kernel: default = SERIES=noperf (every patch
@@ -213,30 +213,30 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	$(MAKE) --no-print-directory SERIES=noperf kernel-patched
 	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before the performance patches)" \
 		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" \
-		$(BENCH_ENV) scripts/bench.sh $(BENCH_OUT)-perf
+		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-perf
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
-	-BENCH_SMP=1 RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench.sh $(B)/bench-smoke
-	scripts/bench-check.sh $(B)/bench-smoke
+	-BENCH_SMP=1 RUNS=1 RUNTIME=2 WARMUP=0 DMA_SECONDS=1 SERIES=$(SERIES) scripts/bench/bench.sh $(B)/bench-smoke
+	scripts/bench/bench-check.sh $(B)/bench-smoke
 
 # --- Debian configs and packages: the Debian packages of the cloud flavour (not in make test) ---
 DEB_FLAVOUR ?= cloud-amd64
 deb: $(PATCHED_SRC)/.series-applied
-	FLAVOUR=$(DEB_FLAVOUR) scripts/deb.sh $(B)/deb
+	FLAVOUR=$(DEB_FLAVOUR) scripts/deb/deb.sh $(B)/deb
 
 # Boots the package of make deb, with its own modules, through the
 # patched scenarios of make qemu-test; its own results file and summary.
 deb-boot: $(INITRD)
 	@rm -f $(B)/deb/results.txt
-	-@RESULTS_FILE=$(B)/deb/results.txt scripts/deb-boot.sh $(B)/deb
-	@RESULTS_FILE=$(B)/deb/results.txt scripts/summarize.sh
+	-@RESULTS_FILE=$(B)/deb/results.txt scripts/deb/deb-boot.sh $(B)/deb
+	@RESULTS_FILE=$(B)/deb/results.txt scripts/report/summarize.sh
 
 # --- the harness's own tests ---
 # shellcheck -x over every shell file, the guest's included: no finding,
-# and every disable directive says why (scripts/check-shellcheck.sh).
+# and every disable directive says why (scripts/checks/check-shellcheck.sh).
 shellcheck:
-	@scripts/check-shellcheck.sh
+	@scripts/checks/check-shellcheck.sh
 
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
@@ -245,17 +245,17 @@ test-harness: $(BASE_SRC)/.extracted
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh
 
-# The KUnit suite (tests/kunit/, scripts/kunit.sh): a third kernel.
+# The KUnit suite (tests/kunit/, scripts/kunit/kunit-run.sh): a third kernel.
 kunit: $(INITRD)
-	scripts/kunit.sh $(SERIES)
+	scripts/kunit/kunit-run.sh $(SERIES)
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the
 # dynamic-only cases are skipped and listed as skipped.
 kunit-nodyn: $(INITRD)
 	@rm -f $(RESULTS_FILE)
-	-@scripts/kunit.sh $(SERIES) n
-	@scripts/summarize.sh
+	-@scripts/kunit/kunit-run.sh $(SERIES) n
+	@scripts/report/summarize.sh
 
 # The debug-kernel tests, first part: the KUnit suite and a verified fio load with a
 # kmemleak scan on a debug kernel (configs/debug.config: KASAN, lockdep,
@@ -264,33 +264,33 @@ kunit-nodyn: $(INITRD)
 DEBUG_BZ := $(B)/obj/kunit-full-dyny-debug/$(BZ)
 test-debug: $(INITRD)
 	@rm -f $(RESULTS_FILE)
-	-@KUNIT_DEBUG=1 scripts/stage.sh kunit-debug scripts/kunit.sh full y
-	-@BZIMAGE_patched=$(DEBUG_BZ) scripts/stage.sh qemu-debug scripts/qemu-test.sh tests/scenarios/debug.conf
-	@scripts/summarize.sh
+	-@KUNIT_DEBUG=1 scripts/report/stage.sh kunit-debug scripts/kunit/kunit-run.sh full y
+	-@BZIMAGE_patched=$(DEBUG_BZ) scripts/report/stage.sh qemu-debug scripts/vm/qemu-test.sh tests/scenarios/debug.conf
+	@scripts/report/summarize.sh
 
-# A real Xen PV dom0 (scripts/xen-dom0-test.sh): Debian's Xen under TCG,
+# A real Xen PV dom0 (scripts/vm/xen-dom0-test.sh): Debian's Xen under TCG,
 # the series as dom0, an IDE disk behind ata_piix (32-bit DMA) that must
 # get its DMA mask and pass fio verify.  A kernel of its own; not in make test.
 test-xen-dom0: $(INITRD)
-	scripts/xen-dom0-test.sh $(SERIES)
+	scripts/vm/xen-dom0-test.sh $(SERIES)
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
 # full series, side by side (two KUnit kernels; not in make test).
 test-regressions: $(INITRD)
-	scripts/test-regressions.sh
+	scripts/kunit/test-regressions.sh
 
 # --- the two commands of the README ---
 # Every stage runs even when an earlier one failed; each leaves results in
-# $(RESULTS_FILE), and scripts/summarize.sh has the last word.
+# $(RESULTS_FILE), and scripts/report/summarize.sh has the last word.
 qemu-stages:
-	-@scripts/stage.sh build-base $(MAKE) --no-print-directory kernel-base
-	-@scripts/stage.sh build-patched $(MAKE) --no-print-directory kernel-patched
-	-@scripts/stage.sh initramfs $(MAKE) --no-print-directory initramfs
+	-@scripts/report/stage.sh build-base $(MAKE) --no-print-directory kernel-base
+	-@scripts/report/stage.sh build-patched $(MAKE) --no-print-directory kernel-patched
+	-@scripts/report/stage.sh initramfs $(MAKE) --no-print-directory initramfs
 	-@for s in $(QEMU_STAGES); do \
-		scripts/stage.sh $$s $(MAKE) --no-print-directory $$s; \
+		scripts/report/stage.sh $$s $(MAKE) --no-print-directory $$s; \
 	done
 	@echo "=== outcomes side by side"
-	@scripts/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
+	@scripts/report/compare.sh $(patsubst test-%,%,$(patsubst qemu-%,%,$(QEMU_STAGES)))
 
 # The Debian packages of scripts/packages.txt that are missing, installed
 # with apt-get as root or through sudo (scripts/deps.sh); nothing when all
@@ -301,24 +301,24 @@ deps:
 qemu-test: deps
 	@rm -f $(RESULTS_FILE)
 	-@$(MAKE) --no-print-directory qemu-stages
-	@scripts/summarize.sh
+	@scripts/report/summarize.sh
 
 test: deps
 	@rm -f $(RESULTS_FILE)
-	-@scripts/stage.sh test-harness $(MAKE) --no-print-directory test-harness
-	-@scripts/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
-	-@BISECT_VMLINUX=dynamic-n scripts/stage.sh port-checks $(MAKE) --no-print-directory port-checks
+	-@scripts/report/stage.sh test-harness $(MAKE) --no-print-directory test-harness
+	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
+	-@BISECT_VMLINUX=dynamic-n scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(DEBIAN_FLAVOURS); do \
-		scripts/stage.sh debian-config.$$f scripts/debian-config-check.sh $$f; \
+		scripts/report/stage.sh debian-config.$$f scripts/checks/debian-config-check.sh $$f; \
 	done
-	-@scripts/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
-	-@scripts/stage.sh bench-smoke $(MAKE) --no-print-directory bench-smoke
-	-@scripts/stage.sh kunit $(MAKE) --no-print-directory kunit
-	@scripts/summarize.sh
+	-@scripts/report/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
+	-@scripts/report/stage.sh bench-smoke $(MAKE) --no-print-directory bench-smoke
+	-@scripts/report/stage.sh kunit $(MAKE) --no-print-directory kunit
+	@scripts/report/summarize.sh
 
 # Kernel objects live in the trees (build/src/TREE/obj-NAME, linked from
-# build/obj/NAME; scripts/kconfig.sh --in-tree says why).
+# build/obj/NAME; scripts/kernel/kconfig.sh --in-tree says why).
 clean:
 	rm -rf $(B)/obj $(B)/src/*/obj-* $(B)/qemu $(INITRD) $(RESULTS_FILE)
 
@@ -326,20 +326,20 @@ distclean:
 	rm -rf $(B)
 
 # The port checks (checkpatch, bisect builds, kernel-doc) live in their own file.
--include scripts/checks.mk
+-include scripts/checks/checks.mk
 
 # Debian configs and packages, first part: Debian's own configs (linux-config-6.1, amd64 and
 # cloud-amd64) plus CONFIG_SWIOTLB_DYNAMIC=y; the objects the series touches
 # and the swiotlb's x86 callers build on the unpatched and the patched tree,
-# with no warning the unpatched tree lacks (scripts/debian-config-check.sh).
+# with no warning the unpatched tree lacks (scripts/checks/debian-config-check.sh).
 # Objects only, in build/obj/debcfg-*; make test runs the same script
 # after the QEMU stages (about 1.5 min with ccache warm, 3 min cold).
 DEBIAN_FLAVOURS := amd64 cloud-amd64
 debian-config-check: $(BASE_SRC)/.extracted $(PATCHED_SRC)/.series-applied
 	@rm -f $(RESULTS_FILE)
 	-@for f in $(DEBIAN_FLAVOURS); do \
-		SERIES=$(SERIES) scripts/stage.sh debian-config$(if $(filter v7,$(SERIES)),-v7).$$f \
-			scripts/debian-config-check.sh $$f; \
+		SERIES=$(SERIES) scripts/report/stage.sh debian-config$(if $(filter v7,$(SERIES)),-v7).$$f \
+			scripts/checks/debian-config-check.sh $$f; \
 	done
-	@scripts/summarize.sh
+	@scripts/report/summarize.sh
 .PHONY: debian-config-check

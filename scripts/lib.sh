@@ -45,7 +45,7 @@ run() {
 }
 
 # record PASS|FAIL NAME [REASON]: note one test result.  Every stage of
-# `make test` records into the same file; scripts/summarize.sh counts them
+# `make test` records into the same file; scripts/report/summarize.sh counts them
 # and prints the closing "N passed, M failed" line.
 RESULTS_FILE=${RESULTS_FILE:-$PROJECT_TOP/build/test-results.txt}
 record() {

@@ -7,8 +7,8 @@
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)
 # and nslabs_boot / nslabs_after.
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 
 seconds=$1
 case "$seconds" in

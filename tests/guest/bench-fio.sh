@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-fio JOBFILE RUNTIME: one benchmark run of /tests/fio/JOBFILE for
-# RUNTIME seconds (scripts/bench.sh, the benchmark).  Reports:
+# RUNTIME seconds (scripts/bench/bench.sh, the benchmark).  Reports:
 #   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
 #   hiwater                     io_tlb_used_hiwater after the load (> 0:
@@ -11,8 +11,8 @@
 # No sampling of io_tlb_used during the run: it would take CPU time from
 # the load it measures (and with one vCPU, requests complete before a
 # sampler runs, so it reads 0).
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 
 job=/tests/fio/$1
 RUNTIME=$2

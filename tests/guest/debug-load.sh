@@ -1,6 +1,6 @@
 #!/bin/sh
 # debug-load VERIFY_JOB SPIKE_JOB: the debug-kernel tests on the debug kernel, in steps.
-# Each step prints "harness: step NAME" first (scripts/classify-log.sh
+# Each step prints "harness: step NAME" first (scripts/vm/classify-log.sh
 # names the step a kernel report came in) and reports fio-verify.sh's keys
 # with the prefix "NAME." (none for verify), and the keys below.
 #   verify         VERIFY_JOB: fio verify, 4 KiB to 256 KiB, 1 and 4 jobs
@@ -35,8 +35,8 @@
 #                (free blocks of order 6 or more) once memhog is ready.
 # leaks: kmemleak_leaks (objects suspected; -1: no kmemleak), no prefix.
 # Exit status: 0, or 1 if a step failed (the host judges the figures).
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 
 verify_job=$1 spike_job=$2
 FPA=/sys/kernel/debug/fail_page_alloc

@@ -7,8 +7,8 @@
 #   fio_jobs                    number of job reports
 #   write_kib, read_kib         KiB written and read (verify reads) in all
 # Exit status: fio's exit status, or 1 if its report is missing.
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 
 job=/tests/fio/$1
 [ -f "$job" ] || { fail "no fio job file $job"; exit 2; }

@@ -13,8 +13,8 @@
 #   pools_grown, pools_freed            the counters after spike2
 #   nslabs_after                        io_tlb_nslabs at the end
 # Exit status: 0, or 1 if a step could not run or fio failed.
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 
 job=$1
 status=0

@@ -1,8 +1,8 @@
 #!/bin/sh
 # swiotlb-info: report the swiotlb debugfs counters once and pass if they
 # can be read.  A quick boot check (tests/harness/test-vm-paths.sh).
-# shellcheck source=tests/guest/lib.sh
-. /tests/lib.sh
+# shellcheck source=tests/guest/guest-lib.sh
+. /tests/guest-lib.sh
 n=$(swiotlb_read io_tlb_nslabs)
 report nslabs_boot "$n"
 report used_boot "$(swiotlb_read io_tlb_used)"

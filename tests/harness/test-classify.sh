@@ -14,7 +14,7 @@ while read -r name want; do
 	log=$here/logs/$name.log
 	res=()
 	[ -f "$here/logs/$name.result" ] && res=("$here/logs/$name.result")
-	out=$("$PROJECT_TOP/scripts/classify-log.sh" "$log" "${res[@]}" 2>&1)
+	out=$("$PROJECT_TOP/scripts/vm/classify-log.sh" "$log" "${res[@]}" 2>&1)
 	got=$?
 	if [ "$got" = "${code[$want]}" ] && [ "${out%%:*}" = "$want" ]; then
 		record PASS "harness.classify.$name" "$out"
@@ -26,7 +26,7 @@ done < "$here/expected"
 
 # A crash verdict names the step of debug-load.sh that was running, and
 # --reports counts report lines (the allocator's own dump does not count).
-out=$("$PROJECT_TOP/scripts/classify-log.sh" "$here/logs/kasan-in-step.log" 2>&1)
+out=$("$PROJECT_TOP/scripts/vm/classify-log.sh" "$here/logs/kasan-in-step.log" 2>&1)
 if [[ "$out" == "CRASH: KASAN (line 4, step inject_random): "* ]]; then
 	record PASS harness.classify.names-step "$out"
 else
@@ -34,7 +34,7 @@ else
 	status=1
 fi
 got=$(for l in kasan-in-step alloc-failure pass; do
-	"$PROJECT_TOP/scripts/classify-log.sh" --reports "$here/logs/$l.log"
+	"$PROJECT_TOP/scripts/vm/classify-log.sh" --reports "$here/logs/$l.log"
 done | tr '\n' ' ')
 if [ "$got" = "2 0 0 " ]; then
 	record PASS harness.classify.reports "report lines: kasan-in-step 2, alloc-failure 0, pass 0"
@@ -45,7 +45,7 @@ fi
 
 # The CPU dump of a timed-out guest (a real livelock: one vCPU spinning in
 # the slot search, one idle) names the functions the vCPUs were in.
-out=$("$PROJECT_TOP/scripts/cpu-sites.sh" "$here/logs/livelock.cpus.txt" \
+out=$("$PROJECT_TOP/scripts/vm/cpu-sites.sh" "$here/logs/livelock.cpus.txt" \
 	"$here/logs/livelock.System.map" 2>&1)
 want=$'CPU#0 swiotlb_tbl_map_single+0x2af\nCPU#1 native_safe_halt+0x13'
 if [ "$out" = "$want" ]; then

@@ -19,7 +19,7 @@ vm() {
 	shift 3
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
-	env "${envs[@]}" LAST_LINES=5 "$PROJECT_TOP/scripts/qemu-run.sh" -k "$bz" -i "$initrd" \
+	env "${envs[@]}" LAST_LINES=5 "$PROJECT_TOP/scripts/vm/qemu-run.sh" -k "$bz" -i "$initrd" \
 		-s 1 -o "$out/$name" "$@" > "$out/$name.out" 2>&1
 	got=$?
 	verdict=$(grep -E '^(PASS|FAIL|CRASH|TIMEOUT):' "$out/$name.out" | tail -n 1)

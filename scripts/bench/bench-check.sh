@@ -1,0 +1,92 @@
+#!/bin/bash
+# `make bench-smoke`: check that a short scripts/bench/bench.sh run produced a
+# well-formed report with numbers in it.  It asserts the shape and the
+# facts that do not depend on timing, never a bandwidth target:
+#   - every VM passed (OUTDIR/failed.txt is empty);
+#   - bench.json parses (jq), and has every workload for every kernel, each
+#     with the runs asked for, none failed, and a median above 0;
+#   - bench.md has the cover letter's table, one row per workload, with a
+#     number in every diff cell;
+#   - the pools: base and default boot with 32768 slots (64 MiB), growing
+#     with 512 (1 MiB) and never shrinks; growing's MemTotal is at least
+#     60 MiB above default's (the footprint the series saves);
+#   - bouncing: the patched kernels' io_tlb_used_hiwater is above 0 after
+#     the runs (full series only: base and v7 have no such counter; the
+#     qemu-base-small scenario shows that base bounces the same disk);
+#   - dma_map_benchmark: 4 cases for each kernel, map and unmap above 0 us;
+#   - bench.png is a PNG image.
+# Records one result per check (bench.smoke.*) with scripts/lib.sh.
+#
+# usage: scripts/bench/bench-check.sh OUTDIR
+# The $names in single quotes are jq's and the inner bash's, not ours:
+# shellcheck disable=SC2016
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
+out=$1
+command -v jq > /dev/null || die $EX_MISSING "jq not found (apt-get install jq)"
+status=0
+check() { # check NAME REASON COMMAND...: record PASS if COMMAND succeeds
+	local name=$1 reason=$2
+	shift 2
+	if "$@" > /dev/null 2>&1; then
+		record PASS "bench.smoke.$name" "$reason"
+	else
+		record FAIL "bench.smoke.$name" "$reason"
+		status=1
+	fi
+}
+j=$out/bench.json
+
+failed=yes
+[ -s "$out/failed.txt" ] && failed=$(tr '\n' ' ' < "$out/failed.txt")
+check runs "every VM passed: $failed" \
+	bash -c '[ -f "$1" ] && [ ! -s "$1" ]' _ "$out/failed.txt"
+
+check json "bench.json parses" jq -e '.fio and .memory and .dma_map_benchmark' "$j"
+[ "$status" = 0 ] || exit "$status"
+
+runs=$(jq -r .meta.runs "$j")
+series=$(jq -r .meta.series "$j")
+for w in $(jq -r .meta.workloads "$j"); do
+	for k in base default growing; do
+		row=$(jq -c --arg k "$k" --arg w "$w" '.fio[] | select(.kernel == $k and .workload == $w)' "$j")
+		check "fio.$k.$w" "$(jq -r '"\(.runs) runs, \(.failed) failed, median \(.median_mib_s) MiB/s"' <<< "${row:-null}" 2>/dev/null)" \
+			jq -e --argjson n "$runs" '.runs == $n and .failed == 0 and .median_mib_s > 0' <<< "${row:-null}"
+	done
+	# | small | 0.47% | 0.52% | -1.5% | 0.52% | -2.2% |
+	line=$(grep -E "^\| $w \| " "$out/bench.md" | head -n 1)
+	check "table.$w" "cover-letter row: ${line:-missing}" \
+		grep -qE "^\| $w \| [^|]+ \| [^|]+ \| (<0\.1|[-+][0-9]+\.[0-9])% \| [^|]+ \| (<0\.1|[-+][0-9]+\.[0-9])% \|$" <<< "$line"
+done
+
+if [ "$series" = full ]; then
+	for k in default growing; do
+		h=$(jq -r --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max' "$j")
+		check "bounced.$k" "io_tlb_used_hiwater after the runs: ${h:-missing}" \
+			jq -e --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max > 0' "$j"
+	done
+fi
+
+mem() { jq -r --arg k "$1" --arg f "$2" '.memory[] | select(.kernel == $k) | .[$f]' "$j"; }
+for k in base default growing; do
+	want=32768
+	[ "$k" = growing ] && want=512
+	check "pool.$k" "$(mem "$k" nslabs_boot) slots at boot (want $want), $(mem "$k" nslabs_after_max) after" \
+		jq -e --arg k "$k" --argjson n "$want" \
+		'.memory[] | select(.kernel == $k) | .nslabs_boot == $n and .nslabs_after_max >= $n and .memtotal_kib > 0' \
+		"$j"
+done
+saved=$(( ($(mem growing memtotal_kib) - $(mem default memtotal_kib)) / 1024 ))
+check footprint "MemTotal growing - default = $saved MiB (want >= 60)" test "$saved" -ge 60
+
+for k in base default growing; do
+	n=$(jq --arg k "$k" '[.dma_map_benchmark[] | select(.kernel == $k and .map_us > 0 and .unmap_us > 0)] | length' "$j")
+	check "dma.$k" "$n of 4 dma_map_benchmark cases with latencies" test "$n" = 4
+done
+
+check chart "bench.png is a PNG image" \
+	bash -c '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ]' _ "$out/bench.png"
+exit "$status"

@@ -1,0 +1,158 @@
+#!/bin/bash
+# The benchmark of the benchmark: fio bandwidth and dma_map_benchmark latency of
+# three kernels side by side, in the form of the cover letter's tables.
+#
+# usage: scripts/bench/bench.sh OUTDIR
+#
+# The three kernels, all with swiotlb=force and the same virtio disk
+# (iommu_platform=on, so every request is bounced):
+#   base      the unpatched kernel, the default 64 MiB pool
+#   default   the patched kernel (DYNAMIC=y), the default 64 MiB pool
+#   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
+# Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
+#
+# Every run boots a fresh VM with BENCH_SMP vCPUs (default 1) under
+# "-icount shift=2,sleep=off" (the guest clock counts instructions: plain
+# TCG timing varies by about 20 % from run to run, icount by under 1 %).
+# Bookworm's QEMU 7.2 hangs at "Bringing up secondary CPUs" under icount
+# with -smp 2 or more; `make bench SMP=N` runs backports' QEMU 10.0 from
+# scripts/vm/get-qemu.sh instead, with QEMU_MACHINE=pc (its q35 firmware hangs
+# under icount).  Runs are interleaved (for each run: each workload: base,
+# default, growing) so that drift on the host hits all three alike, and the
+# first round is a warm-up whose numbers are discarded.  Then one VM per
+# kernel runs dma_map_benchmark on QEMU's edu device.
+#
+# Writes OUTDIR/raw/KERNEL-WORKLOAD-RUN/ (run 0 is the warm-up) and
+# OUTDIR/raw/KERNEL-dma/ and OUTDIR/failed.txt (one line "NAME STATUS" per
+# VM that did not pass), then runs scripts/bench/bench-report.sh OUTDIR.
+# A progress line for every VM says which kernel, which workload, which run
+# and the ETA.  Exits EX_OK when every run passed; otherwise with the
+# status of the first run that did not (EX_TESTFAIL, EX_CRASH or
+# EX_TIMEOUT), after the report of what did.
+#
+# Environment:
+#   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
+#   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
+#   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
+#   BENCH_SMP (1): vCPUs (not SMP, which make exports for its QEMU tests);
+#     more than one needs QEMU 8 or later (see above).
+#   QEMU, QEMU_MACHINE: see scripts/vm/qemu-run.sh
+#   BZIMAGE_default, BZIMAGE_growing (BZIMAGE_patched), DEFAULT_CMDLINE
+#     (swiotlb=force), DEFAULT_LABEL, GROWING_LABEL ("patched"): another
+#     kernel or parameters in a slot; make bench-perf puts the series
+#     without the performance patches of the performance patches in default's place.
+#   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
+#     kernel is, for the report, and its parameters.  make bench-shrink
+#     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
+#   GROWING_CMDLINE (swiotlb=512,force): the growing kernel's parameters.
+#     With one vCPU, requests complete quickly: at most 80 (small), 250-320
+#     (4way) and 280-420 (big) slots were in use at once, so a 512-slot
+#     pool grew in only one of 18 runs (big, to 1024 slots); a 128-slot
+#     pool (swiotlb=128,force) grew to 256 slots in a one-run check.
+#
+# The guest clock counts instructions, but QEMU completes I/O on host
+# threads: run it on an idle host.  A kernel build on the other core
+# lowered the small-block numbers by about 7 % (measured).
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
+out=$1
+runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${BENCH_SMP:-1}
+workloads=${WORKLOADS:-small big 4way} dma_seconds=${DMA_SECONDS:-2}
+for v in runs runtime dma_seconds smp; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
+done
+[[ $warmup =~ ^[01]$ ]] || die $EX_USAGE "WARMUP must be 0 or 1, not '$warmup'"
+bz_base=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
+bz_patched=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage}
+bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
+initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+qemu=${QEMU:-qemu-system-x86_64}
+command -v "$qemu" > /dev/null || die $EX_MISSING "$qemu not found"
+# QEMU 7 hangs under icount with more than one vCPU: every VM would time out.
+qemu_major=$("$qemu" --version 2> /dev/null | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+if [ "$smp" -gt 1 ] && [ "${qemu_major:-0}" -lt 8 ]; then
+	die $EX_USAGE "BENCH_SMP=$smp needs QEMU 8 or later under icount ($qemu is ${qemu_major:-unknown}); use make bench SMP=$smp"
+fi
+for f in "$bz_base" "$bz_default" "$bz_growing" "$initrd"; do
+	[ -f "$f" ] || die $EX_MISSING "$f not found (make kernels initramfs)"
+done
+for w in $workloads; do
+	[ -f "$PROJECT_TOP/tests/fio/bench-$w.fio" ] ||
+		die $EX_USAGE "no job file tests/fio/bench-$w.fio for workload '$w'"
+done
+
+kernels=(base default growing)
+declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing)
+declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
+icount=(-s "$smp" -x -icount -x "shift=2,sleep=off")
+
+rm -rf "$out/raw" "$out/failed.txt"
+mkdir -p "$out/raw"
+: > "$out/failed.txt"
+{
+	echo "runs=$runs"
+	echo "runtime=$runtime"
+	echo "warmup=$warmup"
+	echo "workloads=$workloads"
+	echo "dma_seconds=$dma_seconds"
+	echo "series=${SERIES:-full}"
+	echo "mem=${MEM:-1024}"
+	echo "qemu=$("$qemu" --version 2> /dev/null | head -n 1)"
+	echo "qemu_args=-accel tcg -machine ${QEMU_MACHINE:-q35} -smp $smp -icount shift=2,sleep=off"
+	echo "smp=$smp"
+	echo "base_label=${BASE_LABEL:-unpatched}"
+	echo "default_label=${DEFAULT_LABEL:-patched}"
+	echo "growing_label=${GROWING_LABEL:-patched}"
+	for k in "${kernels[@]}"; do echo "cmdline_$k=${cmdline[$k]}"; done
+	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} > "$out/meta.txt"
+
+nwork=$(wc -w <<< "$workloads")
+total=$(((runs + warmup) * nwork * ${#kernels[@]} + ${#kernels[@]}))
+done_vms=0 start=$SECONDS first_bad=0
+
+# vm KERNEL NAME LABEL QEMU-RUN-OPTIONS...: one VM, one progress line.
+vm() {
+	local k=$1 name=$2 label=$3 eta='?' status
+	shift 3
+	if [ "$done_vms" -gt 0 ]; then
+		eta=$(((SECONDS - start) * (total - done_vms) / done_vms))
+		eta="$((eta / 60)) min $((eta % 60)) s"
+	fi
+	echo "bench: [$((done_vms + 1))/$total] $k, $label; ETA $eta"
+	MEM=${MEM:-1024} LAST_LINES=20 "$PROJECT_TOP/scripts/vm/qemu-run.sh" \
+		-k "${bz[$k]}" -i "$initrd" -c "${cmdline[$k]}" -o "$out/raw/$name" \
+		"${icount[@]}" "$@" > "$out/raw/$name.out" 2>&1
+	status=$?
+	done_vms=$((done_vms + 1))
+	if [ "$status" != 0 ]; then
+		echo "bench: $name did not pass (status $status):"
+		sed 's/^/  /' "$out/raw/$name.out" | tail -n 25
+		echo "$name $status" >> "$out/failed.txt"
+		[ "$first_bad" != 0 ] || first_bad=$status
+	fi
+}
+
+first_run=$((1 - warmup))
+for ((i = first_run; i <= runs; i++)); do
+	for w in $workloads; do
+		for k in "${kernels[@]}"; do
+			if [ "$i" = 0 ]; then label="$w, warm-up run (discarded)"
+			else label="$w, run $i of $runs"; fi
+			vm "$k" "$k-$w-$i" "$label" -t bench-fio -a "bench-$w.fio,$runtime" -d virtio
+		done
+	done
+done
+for k in "${kernels[@]}"; do
+	vm "$k" "$k-dma" "dma_map_benchmark, 4 cases of $dma_seconds s" \
+		-t bench-dma -a "$dma_seconds" -x -device -x edu
+done
+echo "bench: $done_vms VMs in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
+
+"$PROJECT_TOP/scripts/bench/bench-report.sh" "$out"
+report=$?
+[ "$first_bad" = 0 ] || exit "$first_bad"
+exit "$report"

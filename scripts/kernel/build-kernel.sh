@@ -1,0 +1,33 @@
+#!/bin/bash
+# Build bzImage of a configured kernel tree, out of tree.
+#
+# usage: scripts/kernel/build-kernel.sh TREE OBJDIR
+#
+# OBJDIR/.config must exist (scripts/kernel/kconfig.sh writes it).  The output of
+# make goes to OBJDIR/build.log; on failure its last lines are printed and
+# the script exits with EX_BUILD.  ccache is used when installed.
+#
+# Environment: ARCH (default x86_64), JOBS (default: number of CPUs).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 2 ] || die $EX_USAGE "usage: $0 TREE OBJDIR"
+tree=$1 obj=$2
+arch=${ARCH:-x86_64}
+jobs=${JOBS:-$(nproc)}
+[ -f "$obj/.config" ] || die $EX_CONFIG "$obj/.config missing (run scripts/kernel/kconfig.sh)"
+need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev" gcc make flex bison bc
+cc=$(kernel_cc)
+
+log=$obj/build.log
+start=$(date +%s)
+info "building $obj/arch/x86/boot/bzImage (log: $log)"
+cmd=(nice make -C "$tree" O="$(cd "$obj" && pwd)" ARCH="$arch" CC="$cc"
+	-j"$jobs" bzImage)
+echo "+ ${cmd[*]}" >&2
+if ! "${cmd[@]}" > "$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die $EX_BUILD "kernel build failed in $obj (full log: $log)"
+fi
+info "built $obj/arch/x86/boot/bzImage in $(( $(date +%s) - start )) s"

@@ -1,0 +1,122 @@
+#!/bin/bash
+# Build a test kernel with the KUnit suite of tests/kunit/, boot it, and
+# record one result per test case, as parsed by the tree's own kunit.py.
+#
+# usage: scripts/kunit/kunit-run.sh [full|v7] [y|n]
+#   full|v7  which series the kernel is built from (default full)
+#   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
+#
+# The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
+# hook tests/kunit/swiotlb-kunit-hook.patch (a Kconfig option, an #include
+# of the test seam tests/kunit/swiotlb_dynamic_kunit.h near the top of
+# kernel/dma/swiotlb.c and one of the suite at its end) is applied after the series
+# to a tree of its own, build/src/kunit-SERIES; the shipped series never
+# contains it.  The VM has no disk (nothing else may bounce while the suite
+# swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
+# DMA mask case has memory above 4 GiB to avoid.
+#
+# KUNIT_DEBUG=1 adds configs/debug.config (KASAN, lockdep, kmemleak, ...;
+# the debug-kernel tests) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
+#
+# KUNIT_FILTER=GLOB boots with kunit.filter_glob=GLOB ("suite.case"), so
+# that only the matching cases run; KUNIT_RUN=NAME then names the run
+# (build/runs/NAME, result lines "NAME.CASE").  KUNIT_BOOT_ONLY=1 boots
+# the kernel built last time without checking the tree and the build.
+# KUNIT_CMDLINE=ARGS adds kernel arguments after the default ones (a
+# later swiotlb= overrides the first); KUNIT_MEM=MiB sets the VM's RAM.
+#
+# Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug].CASE" lines; a crash or a
+# timeout in the middle of the suite fails every case that did not report.
+# Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+series=${1:-full}
+dyn=${2:-y}
+case "$series" in full|v7) ;; *) die $EX_USAGE "series must be full or v7" ;; esac
+case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
+
+top=$PROJECT_TOP
+build=${BUILD:-$top/build}
+tree=$build/src/kunit-$series
+obj=$build/obj/kunit-$series-dyn$dyn
+runs=$build/runs
+name=kunit
+[ "$series" = full ] || name=$name-$series
+[ "$dyn" = y ] || name=$name-nodyn
+if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
+	obj=$obj-debug
+	name=$name-debug
+fi
+name=${KUNIT_RUN:-$name}
+out=$runs/$name
+cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${KUNIT_CMDLINE:+ $KUNIT_CMDLINE}"
+
+if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
+	info "KUNIT_BOOT_ONLY: booting $obj as it is"
+else
+	# A tree patched with an older version of the series starts over (as the
+	# Makefile does for build/src/full): the hook and the suite go in again.
+	want=$(for p in $("$top/scripts/series/list-series.sh" "$series"); do basename "$p"; done)
+	if [ -f "$tree/.series-applied" ] && [ "$(cat "$tree/.series-applied")" != "$want" ]; then
+		info "the series changed since $tree was patched: extracting it again"
+		rm -rf "$tree"
+	fi
+	"$top/scripts/series/get-source.sh" "$tree"
+	"$top/scripts/series/apply-series.sh" "$tree" "$series"
+	# The tree keeps a copy of the hook it has applied in .kunit-hook: when the
+	# hook changed since, take the old one out before the new one goes in.
+	hook=$top/tests/kunit/swiotlb-kunit-hook.patch
+	if ! cmp -s "$hook" "$tree/.kunit-hook"; then
+		if [ -f "$tree/.kunit-hook" ]; then
+			patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
+				< "$tree/.kunit-hook" ||
+				die $EX_PATCH "cannot take the old KUnit hook out of $tree (make distclean)"
+			rm -f "$tree/.kunit-hook"
+		fi
+		patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
+			die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
+		cp "$hook" "$tree/.kunit-hook"
+	fi
+	# Copy the suite only when it changed, so that make rebuilds only then.
+	for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
+		cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
+			cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
+	done
+	# What the series in the tree offers, for the cases that need more than
+	# v7 has: patch 0020's pool-passing functions (not in SERIES=v7).
+	features=$(mktemp)
+	grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
+		echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
+	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
+		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
+	rm -f "$features"
+
+	frags=("$top/configs/qemu-x86_64.config")
+	[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
+	frags+=("$top/configs/kunit.config")
+	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
+	stamp=$obj/.fragments
+	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+		"$top/scripts/kernel/kconfig.sh" --in-tree "$tree" "$obj" "${frags[@]}"
+		cat "${frags[@]}" | md5sum > "$stamp"
+	fi
+	"$top/scripts/kernel/build-kernel.sh" "$tree" "$obj"
+fi
+
+initrd=$build/initramfs.cpio
+[ -f "$initrd" ] || "$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"
+
+status=0
+TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
+	"$top/scripts/vm/qemu-run.sh" -k "$obj/arch/x86/boot/bzImage" -i "$initrd" \
+	-t kunit -c "$cmdline" -m "${KUNIT_MEM:-5120}" \
+	-s "${SMP:-2}" -o "$out" || status=$?
+
+# Judge this run's lines only: RESULTS_FILE may hold earlier runs.
+before=$(wc -l < "$RESULTS_FILE" 2>/dev/null || echo 0)
+"$top/scripts/kunit/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
+[ $status -eq 0 ] || exit $status
+tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name\." && exit $EX_TESTFAIL
+exit $EX_OK

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Print the outcomes of the QEMU scenarios side by side, from the
+# build/qemu/NAME/summary.txt files that scripts/vm/qemu-test.sh wrote.
+#
+# usage: scripts/report/compare.sh [NAME...]   (default: every scenario that ran)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+dir=${QEMU_OUT:-$PROJECT_TOP/build/qemu}
+if [ $# -eq 0 ]; then
+	set --
+	for d in "$dir"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		set -- "$@" "${d##*/}"
+	done
+fi
+fmt='%-14s %-8s %-18s %-8s %-18s %-9s %-15s %s\n'
+# shellcheck disable=SC2059 # the format is the fixed one above
+printf "$fmt" scenario kernel cmdline verdict "nslabs boot > end" "used max" '"buffer is full"' "MiB written / verified"
+for name in "$@"; do
+	f=$dir/$name/summary.txt
+	[ -f "$f" ] || continue
+	declare -A s=()
+	while IFS='=' read -r k v; do s[$k]=$v; done < "$f"
+	# -1 is "not measured" (the run ended before the guest reported it).
+	for k in "${!s[@]}"; do [ "${s[$k]}" = -1 ] && s[$k]=-; done
+	w=${s[write_kib]} r=${s[read_kib]}
+	[ "$w" != - ] && w=$((w / 1024))
+	[ "$r" != - ] && r=$((r / 1024))
+	# shellcheck disable=SC2059 # the format is the fixed one above
+	printf "$fmt" "$name" "${s[kernel]}" "${s[cmdline]}" "${s[verdict]}" \
+		"${s[nslabs_boot]} > ${s[nslabs_after]}" "${s[used_max]}" "${s[buffer_full]} times" "$w / $r"
+done

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
+#
+# usage: scripts/series/apply-series.sh TREE [full|v7|noperf]
+#
+# Each patch is tried with --dry-run first, so a patch that does not apply
+# leaves the tree as the previous patch left it.  A failure names the patch,
+# the file and the hunk, and exits with EX_PATCH.  The list of applied
+# patches is kept in TREE/.series-applied: applying the same series to the
+# same tree again does nothing, and a tree with another series is refused.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [full|v7|noperf]"
+tree=$1
+which=${2:-full}
+[ -f "$tree/Makefile" ] || die $EX_MISSING "$tree is not a kernel tree"
+command -v patch >/dev/null || die $EX_MISSING "patch not found (apt-get install patch)"
+
+patches=$("$(dirname "$0")/list-series.sh" "$which")
+stamp="$tree/.series-applied"
+want=$(for p in $patches; do basename "$p"; done)
+
+if [ -f "$stamp" ]; then
+	if [ "$(cat "$stamp")" = "$want" ]; then
+		info "$tree already has the $which series"
+		exit 0
+	fi
+	die $EX_PATCH "$tree already has another series applied ($stamp); start from a fresh tree"
+fi
+
+: > "$stamp.partial"
+for p in $patches; do
+	name=$(basename "$p")
+	if ! out=$(patch -d "$tree" -p1 -F0 -N --dry-run --no-backup-if-mismatch \
+			< "$p" 2>&1); then
+		file=$(echo "$out" | awk '/^(patching|checking) file/ { f = $3 }
+			/FAILED|malformed|Reversed|can.t find file/ { print f; exit }')
+		hunk=$(echo "$out" | grep -m1 -E 'FAILED|malformed|Reversed|can.t find' || true)
+		indent "  " <<< "$out" >&2
+		die $EX_PATCH "$name does not apply: file ${file:-?}: ${hunk:-see above}"
+	fi
+	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$p" ||
+		die $EX_PATCH "$name: patch failed after a clean dry run"
+	echo "$name" >> "$stamp.partial"
+	info "applied $name"
+done
+mv "$stamp.partial" "$stamp"
+info "$(echo "$want" | grep -c .) patches applied to $tree ($which series)"

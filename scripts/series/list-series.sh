@@ -1,0 +1,42 @@
+#!/bin/bash
+# Print the patches of the series, one path a line, in order.
+#
+# usage: scripts/series/list-series.sh [full|v7|noperf]
+#
+# `series` is a quilt series file: one patch name a line, `#` starts a
+# comment, and `# Heading` lines group the patches.  "v7" is the nine v7
+# patches together with their prerequisites: every patch before the
+# `# Follow-up fixes` heading.  "noperf" is every patch before the
+# `# Performance` heading (the baseline of make bench-perf).  "full" (the
+# default) is every patch listed.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+which=${1:-full}
+case "$which" in
+full|v7|noperf) ;;
+*) die $EX_USAGE "SERIES must be full, v7 or noperf, not '$which'" ;;
+esac
+
+series=${SERIES_FILE:-$PROJECT_TOP/series}
+patchdir=${PATCH_DIR:-$(dirname "$series")/patches}
+[ -f "$series" ] || die $EX_MISSING "no series file at $series"
+
+while read -r line; do
+	case "$line" in
+	"# Follow-up fixes"*)
+		[ "$which" = v7 ] && break
+		continue
+		;;
+	"# Performance"*)
+		[ "$which" = noperf ] && break
+		continue
+		;;
+	''|'#'*) continue ;;
+	esac
+	name=${line%%[[:space:]]*}
+	[ -f "$patchdir/$name" ] ||
+		die $EX_PATCH "series names $name, but $patchdir/$name does not exist"
+	echo "$patchdir/$name"
+done < "$series"

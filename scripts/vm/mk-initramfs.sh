@@ -1,0 +1,75 @@
+#!/bin/bash
+# Build the test VM's initramfs (a newc cpio archive, not compressed).
+#
+# usage: scripts/vm/mk-initramfs.sh OUT.cpio TREE
+#
+# It holds:
+#   /init, /tests/*        the guest side of the harness, from tests/guest
+#                          and tests/fio (real files, copied as they are)
+#   /bin/busybox + links   from busybox-static
+#   /usr/bin/fio + libs    Debian's fio and every library ldd lists for it
+#   /usr/bin/dma_map_benchmark
+#                          the kernel's selftest, built static from TREE
+#   /usr/bin/memhog        tests/guest/memhog.c, built static (memory
+#                          pressure for the debug kernel's run)
+# TREE only provides tools/testing/selftests/dma/dma_map_benchmark.c and
+# include/linux/map_benchmark.h; the header is copied into a private include
+# directory because the tree's include/ clashes with glibc's headers.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 2 ] || die $EX_USAGE "usage: $0 OUT.cpio TREE"
+out=$1 tree=$2
+busybox=${BUSYBOX:-/bin/busybox}
+fio=${FIO:-$(command -v fio || true)}
+
+[ -x "$busybox" ] || die $EX_MISSING "$busybox not found (apt-get install busybox-static)"
+ldd "$busybox" >/dev/null 2>&1 &&
+	die $EX_MISSING "$busybox is dynamically linked (apt-get install busybox-static)"
+[ -n "$fio" ] || die $EX_MISSING "fio not found (apt-get install fio)"
+command -v cpio >/dev/null || die $EX_MISSING "cpio not found (apt-get install cpio)"
+src=$tree/tools/testing/selftests/dma/dma_map_benchmark.c
+hdr=$tree/include/linux/map_benchmark.h
+{ [ -f "$src" ] && [ -f "$hdr" ]; } || die $EX_MISSING "$src or $hdr not found"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,tests/fio} "$work/include/linux"
+
+# dma_map_benchmark, static, against only the header it needs.
+cp "$hdr" "$work/include/linux/"
+run gcc -static -O2 -I"$work/include" -o "$root/usr/bin/dma_map_benchmark" "$src" ||
+	die $EX_BUILD "cannot build dma_map_benchmark"
+run gcc -static -O2 -Wall -o "$root/usr/bin/memhog" "$PROJECT_TOP/tests/guest/memhog.c" ||
+	die $EX_BUILD "cannot build tests/guest/memhog.c"
+
+# busybox and its applet links.
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# fio and the shared libraries it links (Debian's fio is built with many
+# optional engines, about 80 MB of libraries in all; see README.md).
+cp "$fio" "$root/usr/bin/fio"
+ldd "$fio" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+[ -f "$root/lib64/ld-linux-x86-64.so.2" ] || die $EX_MISSING "ldd did not list the dynamic loader of $fio"
+
+# The guest side of the harness.
+cp "$PROJECT_TOP/tests/guest/init" "$root/init"
+cp "$PROJECT_TOP"/tests/guest/*.sh "$root/tests/"
+cp "$PROJECT_TOP"/tests/fio/*.fio "$root/tests/fio/"
+chmod +x "$root/init"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) > "$out.tmp" ||
+	die $EX_BUILD "cpio failed"
+mv "$out.tmp" "$out"
+info "wrote $out ($(du -m "$out" | cut -f1) MiB)"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Run one QEMU scenario and record its assertions.
+#
+# usage: scripts/vm/qemu-test.sh tests/scenarios/NAME.conf
+#
+# A scenario (see tests/scenarios/*.conf) names the kernel (base or
+# patched), the kernel parameters, the guest test and its disks, the
+# verdicts it accepts (EXPECT) and the checks to make on what the guest
+# measured (CHECKS, each judged by tests/scenarios/checks.sh, beside the
+# scenarios).  Every check is one `record` line, qemu.NAME.CHECK;
+# the run itself is qemu.NAME.run.  Outputs stay in build/qemu/NAME/, with a
+# summary.txt that scripts/report/compare.sh prints side by side.
+#
+# Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
+# Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
+# (default build/qemu), QEMU_NAME_PREFIX (before NAME, in the results and
+# the output directory: deb- for make deb-boot).  A scenario's own SMP,
+# TEST_TIMEOUT and BOOT_TIMEOUT win.
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 1 ] || die $EX_USAGE "usage: $0 tests/scenarios/NAME.conf"
+conf=$1
+[ -f "$conf" ] || die $EX_USAGE "no scenario $conf"
+name=${QEMU_NAME_PREFIX:-}$(basename "$conf" .conf)
+KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
+# shellcheck disable=SC1090 # a scenario of tests/scenarios, named at run time
+. "$conf"
+case "$KERNEL" in
+base) bz=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage} ;;
+patched) bz=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage} ;;
+*) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
+esac
+initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
+smp=${SMP:-2}
+export TEST_TIMEOUT BOOT_TIMEOUT
+
+echo "=== qemu.$name: $DESCRIPTION"
+disk_opts=()
+for d in $DISKS; do disk_opts+=(-d "$d"); done
+rm -rf "$out"
+"$(dirname "$0")/qemu-run.sh" -k "$bz" -i "$initrd" -t "$TEST" -a "$ARGS" \
+	-c "$CMDLINE" -o "$out" -s "$smp" -m "${MEM:-1024}" "${disk_opts[@]}"
+status=$?
+case "$status" in
+"$EX_OK") verdict=PASS ;;
+"$EX_TESTFAIL") verdict=FAIL ;;
+"$EX_CRASH") verdict=CRASH ;;
+"$EX_TIMEOUT") verdict=TIMEOUT ;;
+*)	record FAIL "qemu.$name.run" "could not run (exit status $status, see above)"
+	exit "$status" ;;
+esac
+
+failed=0
+check() { # check VERDICT CHECK REASON
+	record "$1" "qemu.$name.$2" "$3"
+	[ "$1" = PASS ] || failed=1
+}
+if [[ " $EXPECT " == *" $verdict "* ]]; then
+	check PASS run "$verdict, as expected ($EXPECT)"
+else
+	check FAIL run "$verdict, expected $EXPECT: $(tail -n 1 "$out/console.log")"
+fi
+
+# The checks themselves live beside the scenarios.
+# shellcheck source=tests/scenarios/checks.sh
+. "$PROJECT_TOP/tests/scenarios/checks.sh"
+scenario_results
+for c in $CHECKS; do
+	scenario_check "$c"
+done
+
+{
+	echo "kernel=$KERNEL"
+	echo "cmdline=$CMDLINE"
+	echo "verdict=$verdict"
+	echo "buffer_full=$full"
+	for k in nslabs_boot nslabs_after nslabs_max used_max fio_status fio_errors write_kib read_kib; do
+		echo "$k=$(val $k)"
+	done
+} > "$out/summary.txt"
+exit $failed

@@ -1,0 +1,243 @@
+# shellcheck shell=bash
+# out, bz and conf are set by scripts/vm/qemu-test.sh, which sources this:
+# shellcheck disable=SC2154
+# The checks a scenario names in CHECKS (tests/scenarios/*.conf): each is
+# one case of scenario_check, and records one line, qemu.NAME.CHECK.
+#
+# Sourced by scripts/vm/qemu-test.sh after the VM has run, which provides:
+#   out    the run's output directory (console.log, result.txt, cpus.txt)
+#   bz     the kernel it booted
+#   conf   the scenario file
+#   check VERDICT CHECK REASON   record one result line
+# and calls scenario_results once, then scenario_check for each check.
+# MIN_KIB (default 524288) is what the bytes check wants written and read.
+
+# scenario_results: read what the guest measured ($out/result.txt,
+# key=value lines) for val, and count "swiotlb buffer is full" in the
+# console log (full).
+scenario_results() {
+	local k v
+	declare -gA m=()
+	while IFS='=' read -r k v; do
+		[ -n "$k" ] && m[$k]=${v%$'\r'}
+	done < "$out/result.txt"
+	full=$(grep -ac 'swiotlb buffer is full' "$out/console.log")
+}
+
+# val KEY: a value the guest measured; -1 when missing.
+val() { echo "${m[$1]:--1}"; }
+
+# in_step STEP REGEX: console lines matching REGEX after the guest's
+# "harness: step STEP" line and before its next step (tests/guest/debug-load.sh).
+in_step() {
+	tr -d '\r' < "$out/console.log" |
+	awk -v step="$1" -v re="$2" '/^harness: step / { cur = $3; next }
+		cur == step && $0 ~ re { n++ } END { print n + 0 }'
+}
+# worker_failed STEP: grow-worker runs of the step that added no pool (the
+# guest counts them), and the worker's warnings the console shows in it.
+worker_failed() { val "$1.worker_failed"; }
+worker_warned() { in_step "$1" 'Failed to allocate new pool'; }
+# fio_fine PREFIX: empty if the fio run of a step verified, else why not.
+fio_fine() {
+	if [ "$(val "$1fio_status")" = 0 ] && [ "$(val "$1fio_errors")" = 0 ] &&
+	   [ "$(val "$1fio_jobs")" -gt 0 ] && [ "$(val "$1read_kib")" -gt 0 ]; then
+		return
+	fi
+	echo "fio status $(val "$1fio_status"), errors $(val "$1fio_errors"), job reports $(val "$1fio_jobs"), $(val "$1read_kib") KiB verified"
+}
+
+# scenario_check CHECK: judge one check of the scenario.
+scenario_check() {
+	local c=$1 p why wf facts hw ub nb nbs nas pinned freed_kib w r tr inj
+	local missing reports site sites k min_kib=${MIN_KIB:-524288}
+	case "$c" in
+		fio-ok)
+			if [ "$(val fio_status)" = 0 ] && [ "$(val fio_errors)" = 0 ] && [ "$(val fio_jobs)" -gt 0 ]; then
+				check PASS fio-ok "fio status 0, $(val fio_jobs) job reports, 0 errors"
+			else
+				check FAIL fio-ok "fio status $(val fio_status), errors $(val fio_errors), job reports $(val fio_jobs)"
+			fi ;;
+		bytes)
+			w=$(val write_kib) r=$(val read_kib)
+			if [ "$w" -ge "$min_kib" ] && [ "$r" -ge "$min_kib" ]; then
+				check PASS bytes "$((w / 1024)) MiB written, $((r / 1024)) MiB read back and verified (>= $((min_kib / 1024)))"
+			else
+				check FAIL bytes "$w KiB written, $r KiB verified, want >= $min_kib each"
+			fi ;;
+		bounced)
+			if [ "$(val used_max)" -gt 0 ]; then
+				check PASS bounced "io_tlb_used reached $(val used_max) slots in $(val samples) samples"
+			else
+				check FAIL bounced "io_tlb_used never above 0 in $(val samples) samples: nothing was bounced"
+			fi ;;
+		grows)
+			if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" -gt "$(val nslabs_boot)" ]; then
+				check PASS grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after)"
+			else
+				check FAIL grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after), expected growth"
+			fi ;;
+		constant)
+			if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" = "$(val nslabs_boot)" ] &&
+			   [ "$(val nslabs_max)" = "$(val nslabs_boot)" ]; then
+				check PASS constant "io_tlb_nslabs stayed $(val nslabs_boot) (largest sampled $(val nslabs_max))"
+			else
+				check FAIL constant "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after) (largest sampled $(val nslabs_max)), expected constant"
+			fi ;;
+		no-buffer-full)
+			if [ "$full" = 0 ]; then
+				check PASS no-buffer-full "no \"swiotlb buffer is full\" in the log"
+			else
+				check FAIL no-buffer-full "\"swiotlb buffer is full\" $full times in the log"
+			fi ;;
+		buffer-full-noted)
+			# A recorded observation, not an assertion on the kernel: it can
+			# only fail if the log is missing.
+			if [ -s "$out/console.log" ]; then
+				check PASS buffer-full-noted "\"swiotlb buffer is full\" appeared $full times"
+			else
+				check FAIL buffer-full-noted "no console log"
+			fi ;;
+		fio-noted)
+			if [ "$(val fio_status)" != -1 ]; then
+				check PASS fio-noted "fio status $(val fio_status), errors $(val fio_errors), $(( $(val write_kib) / 1024 )) MiB written"
+			else
+				check FAIL fio-noted "fio did not report"
+			fi ;;
+		counters)
+			# debugfs counters of follow-up fix 8: not zeroed when created
+			# (no underflow at boot), a high-water mark at least as high as
+			# any sample, reset by writing 0 to the current use, and no
+			# transient slots left once the load is over.
+			hw=$(val hiwater) ub=$(val used_boot) nb=$(val nslabs_boot)
+			if [ "$ub" -ge 0 ] && [ "$ub" -lt "$nb" ] &&
+			   [ "$hw" -gt 0 ] && [ "$hw" -ge "$(val used_max)" ] &&
+			   [ "$(val hiwater_reset)" = "$(val used_after)" ] &&
+			   [ "$(val transient_after)" = 0 ]; then
+				check PASS counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset), transient slots after the load 0"
+			else
+				check FAIL counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset) with $(val used_after) in use, transient slots after the load $(val transient_after)"
+			fi ;;
+		no-leaks)
+			if [ "$(val kmemleak_leaks)" = 0 ]; then
+				check PASS no-leaks "kmemleak suspects no object after the load"
+			else
+				check FAIL no-leaks "kmemleak: $(val kmemleak_leaks) suspected leaks (-1: no kmemleak in this kernel)"
+			fi ;;
+		inject-all)
+			# Every grow fails, and says so; fio still verifies (a mapping
+			# that finds no slot is retried by the block layer).
+			p=inject_all. why=$(fio_fine inject_all.) wf=$(worker_failed inject_all)
+			facts="$(val ${p}page_injected) page allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after) (largest sampled $(val ${p}nslabs_max)), grow-worker runs that failed $wf (console warnings in the step $(worker_warned inject_all)), 'buffer is full' $(in_step inject_all 'swiotlb buffer is full') times"
+			if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
+			   [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
+			   [ "$(val ${p}nslabs_after)" = "$(val ${p}nslabs_boot)" ] &&
+			   [ "$(val ${p}nslabs_max)" = "$(val ${p}nslabs_boot)" ] && [ "$wf" -gt 0 ]; then
+				check PASS inject-all "data verified; $facts"
+			else
+				check FAIL inject-all "${why:-data verified}; $facts (want failures injected, a failed worker run, no growth)"
+			fi ;;
+		resume)
+			p=resume. why=$(fio_fine resume.)
+			if [ -z "$why" ] && [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
+			   [ "$(val ${p}nslabs_after)" -gt "$(val ${p}nslabs_boot)" ]; then
+				check PASS resume "injection off: io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), data verified"
+			else
+				check FAIL resume "${why:-data verified}; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), want growth once injection stops"
+			fi ;;
+		inject-random)
+			p=inject_random. why=$(fio_fine inject_random.)
+			facts="$(val ${p}page_injected) page and $(val ${p}slab_injected) slab allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), $(val ${p}transient_freed) transient pools, grow-worker runs that failed $(worker_failed inject_random)"
+			if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
+			   [ "$(val ${p}slab_injected)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
+				check PASS inject-random "data verified; $facts"
+			else
+				check FAIL inject-random "${why:-data verified}; $facts; transient slots left $(val ${p}transient_after) (want failures of both kinds, none left)"
+			fi ;;
+		pressure)
+			# memhog leaves no free block of order 6 in the memory it
+			# touched: the grow worker (1 MiB) fails and says so; transient
+			# pools of smaller mappings still serve; fio verifies.
+			p=pressure. why=$(fio_fine pressure.) wf=$(worker_failed pressure)
+			facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB and $(val ${p}free_order6) free blocks of order 6 or more under pressure, grow-worker runs that failed $wf (console warnings $(worker_warned pressure)), $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
+			if [ -z "$why" ] && [ "$(val ${p}hog_ready)" = 1 ] && [ "$(val ${p}hog_alive)" = 1 ] &&
+			   [ "$wf" -gt 0 ] && [ "$(val ${p}transient_freed)" -gt 0 ]; then
+				check PASS pressure "data verified; $facts"
+			else
+				check FAIL pressure "${why:-data verified}; $facts (want a failed worker run and transient pools)"
+			fi ;;
+		shrink-loop)
+			p=shrink_loop. why=$(fio_fine shrink_loop.)
+			if [ -z "$why" ] && [ "$(val ${p}pools_freed)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
+				check PASS shrink-loop "data verified while the shrinker freed $(val ${p}pools_freed) pools; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after)"
+			else
+				check FAIL shrink-loop "${why:-data verified}; pools freed $(val ${p}pools_freed) (-1: no CONFIG_SWIOTLB_SHRINK), transient slots left $(val ${p}transient_after)"
+			fi ;;
+		figures)
+			# The debug-kernel tests's figures, in one line; fails only if one is missing
+			# or a kernel report was found.
+			inj=0 tr=0 w=0 r=0 missing=''
+			for p in '' inject_all. resume. inject_random. pressure. shrink_loop.; do
+				for k in transient_freed write_kib read_kib; do
+					[ "$(val "$p$k")" -ge 0 ] || missing="$missing $p$k"
+				done
+				tr=$(( tr + $(val "${p}transient_freed") ))
+				w=$(( w + $(val "${p}write_kib") )) r=$(( r + $(val "${p}read_kib") ))
+			done
+			for p in inject_all. inject_random.; do
+				inj=$(( inj + $(val "${p}page_injected") + $(val "${p}slab_injected") ))
+			done
+			reports=$("$PROJECT_TOP/scripts/vm/classify-log.sh" --reports "$out/console.log")
+			facts="injected failures $inj, $((w / 1024)) MiB written and $((r / 1024)) MiB verified, $tr maps served from transient pools, $reports kernel report lines"
+			if [ -z "$missing" ] && [ "$reports" = 0 ]; then
+				check PASS figures "$facts"
+			else
+				check FAIL figures "$facts${missing:+; missing:$missing}"
+			fi ;;
+		spikes-ok)
+			why="$(fio_fine spike1.)$(fio_fine spike2.)"
+			if [ -z "$why" ]; then
+				check PASS spikes-ok "both spikes verified: $(( ($(val spike1.read_kib) + $(val spike2.read_kib)) / 1024 )) MiB"
+			else
+				check FAIL spikes-ok "$why"
+			fi ;;
+		shrinks)
+			# Grown by the first spike, back to the boot size after
+			# drop_caches, with only the default pool left.
+			nb=$(val nslabs_boot) nbs=$(val nslabs_before_shrink) nas=$(val nslabs_after_shrink)
+			pinned=$(( (nbs - nb) * 2 / 1024 ))
+			freed_kib=$(( $(val memfree_after_shrink) - $(val memfree_before_shrink) ))
+			facts="io_tlb_nslabs $nb -> $nbs after the spike ($pinned MiB of pools pinned) -> $nas after drop_caches; pools $(val pools_before_shrink) -> $(val pools_after_shrink); MemFree +$((freed_kib / 1024)) MiB"
+			if [ "$nb" -gt 0 ] && [ "$nbs" -gt "$nb" ] && [ "$nas" = "$nb" ] &&
+			   [ "$(val pools_after_shrink)" = 1 ]; then
+				check PASS shrinks "$facts"
+			else
+				check FAIL shrinks "$facts (want growth, then the boot size and one pool)"
+			fi ;;
+		regrows)
+			if [ "$(val spike2.nslabs_after)" -gt "$(val nslabs_after_shrink)" ] &&
+			   [ "$(val pools_freed)" -gt 0 ]; then
+				check PASS regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike; pools grown $(val pools_grown), freed $(val pools_freed)"
+			else
+				check FAIL regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike, pools grown $(val pools_grown), freed $(val pools_freed) (want growth again)"
+			fi ;;
+		stall-in-swiotlb)
+			# The crash report must show the CPU spinning in the slot search,
+			# not some other bug. If every CPU spins with interrupts off no
+			# report is printed: then the CPU dump taken on the timeout
+			# (scripts/vm/qemu-run.sh, cpus.txt) must put a vCPU in swiotlb_*.
+			site=$(grep -aoE 'RIP: [0-9]+:swiotlb_[a-z_]+' "$out/console.log" | head -n 1)
+			sites=''
+			if [ -z "$site" ] && [ -f "$out/cpus.txt" ]; then
+				sites=$("$PROJECT_TOP/scripts/vm/cpu-sites.sh" "$out/cpus.txt" \
+					"${bz%/arch/x86/boot/bzImage}/System.map" 2>&1 | tr '\n' ' ')
+				site=$(echo "$sites" | grep -oE 'swiotlb_[a-z_]+\+0x[0-9a-f]+' | head -n 1)
+			fi
+			if [ -n "$site" ]; then
+				check PASS stall-in-swiotlb "a stalled CPU is at ${site#RIP: }${sites:+ (CPU dump at the timeout: $sites)}"
+			else
+				check FAIL stall-in-swiotlb "no CPU in swiotlb_* in the crash report${sites:+ nor in the CPU dump: $sites}"
+			fi ;;
+	*) check FAIL "$c" "unknown check in $conf" ;;
+	esac
+}
