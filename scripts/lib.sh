@@ -79,10 +79,13 @@ kernel_cc() {
 	fi
 }
 
-# config_value CONFIG OPTION: y, m, a "string", a number, or n when unset
-# or absent.
+# config_value TREE CONFIG OPTION: CONFIG_OPTION in the file CONFIG, as
+# TREE's own scripts/config -s prints it (y, m, a number, a string without
+# its quotes), or n when it is not set or absent.
 config_value() {
-	sed -n "s/^CONFIG_$2=//p" "$1" | grep . || echo n
+	local v
+	v=$("$1/scripts/config" --file "$2" -s "$3") || return
+	if [ "$v" = undef ]; then echo n; else echo "$v"; fi
 }
 
 # debian_config_local XZ OUT LABEL: Debian's kernel config XZ (package

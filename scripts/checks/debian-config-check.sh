@@ -158,20 +158,20 @@ configure() {
 		return
 	fi
 	for opt in "${signing[@]}"; do
-		echo "  $side: CONFIG_$opt: Debian's file: $(config_value "$obj/debian.config" "$opt" | sed 's/^n$/not set/'), used: $(config_value "$tmp/.config" "$opt" | sed 's/^n$/not set/')" >&2
+		echo "  $side: CONFIG_$opt: Debian's file: '$(config_value "$tree" "$obj/debian.config" "$opt" | sed 's/^n$/not set/')', used: '$(config_value "$tree" "$tmp/.config" "$opt" | sed 's/^n$/not set/')'" >&2
 	done
 	while IFS= read -r line; do
 		problems+=("$line still names a file of Debian's build tree")
 	done < <(grep -E '^CONFIG_[A-Z0-9_]+=".*debian/' "$tmp/.config" || true)
 	for opt in "${watch[@]}"; do
-		if [ "$(config_value "$obj/debian.config" "$opt")" != "$(config_value "$tmp/.config" "$opt")" ]; then
-			problems+=("CONFIG_$opt: Debian has $(config_value "$obj/debian.config" "$opt"), olddefconfig gave $(config_value "$tmp/.config" "$opt")")
+		if [ "$(config_value "$tree" "$obj/debian.config" "$opt")" != "$(config_value "$tree" "$tmp/.config" "$opt")" ]; then
+			problems+=("CONFIG_$opt: Debian has $(config_value "$tree" "$obj/debian.config" "$opt"), olddefconfig gave $(config_value "$tree" "$tmp/.config" "$opt")")
 		fi
 	done
-	case "$side:$(config_value "$tmp/.config" SWIOTLB_DYNAMIC)" in
+	case "$side:$(config_value "$tree" "$tmp/.config" SWIOTLB_DYNAMIC)" in
 	base:n|patched:y) ;;
 	base:*) problems+=("CONFIG_SWIOTLB_DYNAMIC exists: $tree is not the unpatched tree") ;;
-	*) problems+=("CONFIG_SWIOTLB_DYNAMIC=y did not survive olddefconfig (got $(config_value "$tmp/.config" SWIOTLB_DYNAMIC))") ;;
+	*) problems+=("CONFIG_SWIOTLB_DYNAMIC=y did not survive olddefconfig (got $(config_value "$tree" "$tmp/.config" SWIOTLB_DYNAMIC))") ;;
 	esac
 	echo "  $side: olddefconfig changed from Debian's file:" >&2
 	"$tree/scripts/diffconfig" "$obj/debian.config" "$tmp/.config" | sed 's/^/    /' >&2

@@ -76,15 +76,15 @@ if ! cmp -s "$cfg" "$obj/.config.deb-wanted"; then
 		{ cat "$obj/olddefconfig.log" >&2; die $EX_CONFIG "olddefconfig failed"; }
 	cp "$cfg" "$obj/.config.deb-wanted"
 fi
-for want in SWIOTLB_DYNAMIC=y DEBUG_INFO_NONE=y "LOCALVERSION=\"$localversion\""; do
-	got=$(config_value "$obj/.config" "${want%%=*}")
+for want in SWIOTLB_DYNAMIC=y DEBUG_INFO_NONE=y "LOCALVERSION=$localversion"; do
+	got=$(config_value "$tree" "$obj/.config" "${want%%=*}")
 	[ "$got" = "${want#*=}" ] ||
 		die $EX_CONFIG "CONFIG_$want did not survive olddefconfig (got $got)"
 done
-info "$flavour: SWIOTLB_DYNAMIC=$(config_value "$obj/.config" SWIOTLB_DYNAMIC)" \
-	"SWIOTLB_SHRINK=$(config_value "$obj/.config" SWIOTLB_SHRINK)" \
-	"AMD_MEM_ENCRYPT=$(config_value "$obj/.config" AMD_MEM_ENCRYPT)" \
-	"SWIOTLB_XEN=$(config_value "$obj/.config" SWIOTLB_XEN)"
+info "$flavour: SWIOTLB_DYNAMIC=$(config_value "$tree" "$obj/.config" SWIOTLB_DYNAMIC)" \
+	"SWIOTLB_SHRINK=$(config_value "$tree" "$obj/.config" SWIOTLB_SHRINK)" \
+	"AMD_MEM_ENCRYPT=$(config_value "$tree" "$obj/.config" AMD_MEM_ENCRYPT)" \
+	"SWIOTLB_XEN=$(config_value "$tree" "$obj/.config" SWIOTLB_XEN)"
 
 # (kernelrelease needs a prepared tree; the name is known beforehand)
 release=$(make -s -C "$tree" kernelversion)$localversion

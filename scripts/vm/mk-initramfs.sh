@@ -7,7 +7,8 @@
 #   /init, /tests/*        the guest side of the harness, from tests/guest
 #                          and tests/fio (real files, copied as they are)
 #   /bin/busybox + links   from busybox-static
-#   /usr/bin/fio + libs    Debian's fio and every library ldd lists for it
+#   /usr/bin/fio, jq + libs  Debian's fio and jq, and every library ldd
+#                          lists for them
 #   /usr/bin/dma_map_benchmark
 #                          the kernel's selftest, built static from TREE
 #   /usr/bin/memhog        tests/guest/memhog.c, built static (memory
@@ -23,11 +24,13 @@ set -euo pipefail
 out=$1 tree=$2
 busybox=${BUSYBOX:-/bin/busybox}
 fio=${FIO:-$(command -v fio || true)}
+jq=$(command -v jq || true)
 
 [ -x "$busybox" ] || die $EX_MISSING "$busybox not found (apt-get install busybox-static)"
 ldd "$busybox" >/dev/null 2>&1 &&
 	die $EX_MISSING "$busybox is dynamically linked (apt-get install busybox-static)"
 [ -n "$fio" ] || die $EX_MISSING "fio not found (apt-get install fio)"
+[ -n "$jq" ] || die $EX_MISSING "jq not found (apt-get install jq)"
 command -v cpio >/dev/null || die $EX_MISSING "cpio not found (apt-get install cpio)"
 src=$tree/tools/testing/selftests/dma/dma_map_benchmark.c
 hdr=$tree/include/linux/map_benchmark.h
@@ -51,13 +54,16 @@ for applet in $("$busybox" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
 
-# fio and the shared libraries it links (Debian's fio is built with many
-# optional engines, about 80 MB of libraries in all; see README.md).
-cp "$fio" "$root/usr/bin/fio"
-ldd "$fio" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-while read -r lib; do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
+# fio and jq (which reads fio's JSON report), with the shared libraries
+# they link (Debian's fio is built with many optional engines, about 80 MB
+# of libraries in all).
+for bin in "$fio" "$jq"; do
+	cp "$bin" "$root/usr/bin/"
+	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+	while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
 done
 [ -f "$root/lib64/ld-linux-x86-64.so.2" ] || die $EX_MISSING "ldd did not list the dynamic loader of $fio"
 

@@ -27,15 +27,16 @@ report memavail_kib "$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)"
 report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
 
 echo "harness: fio $job, $RUNTIME s"
-fio --eta=never --output-format=terse --terse-version=3 --output=/tmp/fio.terse "$job"
+fio --eta=never --output-format=json --output=/tmp/fio.json "$job"
 status=$?
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 [ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 report fio_status "$status"
 
-# terse v3, one line per job: field 5 error, 7 read KiB/s, 48 write KiB/s.
-awk -F';' '$1 == 3 { n++; err += $5; r += $7; w += $48 }
-	END { printf "%d %d %d %d\n", n, err, r, w }' /tmp/fio.terse > /tmp/fio.sum
+# fio's JSON report: one entry of "jobs" per job, bw in KiB/s.
+jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
+	([.jobs[].read.bw] | add // 0), ([.jobs[].write.bw] | add // 0)] | @tsv' \
+	/tmp/fio.json > /tmp/fio.sum 2>/dev/console
 read -r jobs errors rbw wbw < /tmp/fio.sum
 report fio_jobs "${jobs:-0}"
 report fio_errors "${errors:--1}"

@@ -17,7 +17,7 @@ report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
 report used_boot "$(swiotlb_read io_tlb_used)"
 sampler_start
 echo "harness: fio $job"
-fio --eta=never --output-format=terse --terse-version=3 --output=/tmp/fio.terse "$job"
+fio --eta=never --output-format=json --output=/tmp/fio.json "$job"
 status=$?
 sampler_stop
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
@@ -33,11 +33,13 @@ if [ -e "$SWIOTLB/io_tlb_transient_nslabs" ]; then
 fi
 report fio_status "$status"
 
-# terse v3, one line per job: field 3 jobname, 5 error, 6 read KiB,
-# 9 read ms, 47 write KiB, 50 write ms.  Other lines are not job reports.
-awk -F';' '$1 == 3 { n++; err += $5; r += $6; w += $47;
-	printf "harness: fio job %s: error %s, written %s KiB in %s ms, verified %s KiB in %s ms\n", $3, $5, $47, $50, $6, $9 > "/dev/stderr" }
-	END { printf "%d %d %d %d\n", n, err, r, w }' /tmp/fio.terse > /tmp/fio.sum 2>/dev/console
+# fio's JSON report: one entry of "jobs" per job; io_kbytes is what the
+# job wrote, and read back to verify.
+jq -r '.jobs[] | "harness: fio job \(.jobname): error \(.error), written \(.write.io_kbytes) KiB in \(.write.runtime) ms, verified \(.read.io_kbytes) KiB in \(.read.runtime) ms"' \
+	/tmp/fio.json > /dev/console 2>&1
+jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
+	([.jobs[].read.io_kbytes] | add // 0),
+	([.jobs[].write.io_kbytes] | add // 0)] | @tsv' /tmp/fio.json > /tmp/fio.sum 2>/dev/console
 read -r jobs errors rkib wkib < /tmp/fio.sum
 report fio_jobs "${jobs:-0}"
 report fio_errors "${errors:--1}"
