@@ -79,6 +79,16 @@ kernel_cc() {
 	fi
 }
 
+# series_stamp PATCH...: one line per patch, its name and the md5sum of
+# its text: what TREE/.series-applied holds (scripts/series/apply-series.sh),
+# so that a tree patched with an older version of a patch is told apart.
+series_stamp() {
+	local p
+	for p in "$@"; do
+		echo "$(basename "$p") $(md5sum < "$p" | cut -c1-32)"
+	done
+}
+
 # config_value TREE CONFIG OPTION: CONFIG_OPTION in the file CONFIG, as
 # TREE's own scripts/config -s prints it (y, m, a number, a string without
 # its quotes), or n when it is not set or absent.

@@ -58,7 +58,8 @@ if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 else
 	# A tree patched with an older version of the series starts over (as the
 	# Makefile does for build/src/full): the hook and the suite go in again.
-	want=$(for p in $("$top/scripts/series/list-series.sh" "$series"); do basename "$p"; done)
+	# shellcheck disable=SC2046 # patch paths have no spaces
+	want=$(series_stamp $("$top/scripts/series/list-series.sh" "$series"))
 	if [ -f "$tree/.series-applied" ] && [ "$(cat "$tree/.series-applied")" != "$want" ]; then
 		info "the series changed since $tree was patched: extracting it again"
 		rm -rf "$tree"

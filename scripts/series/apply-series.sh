@@ -1,18 +1,19 @@
 #!/bin/bash
 # Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
 #
-# usage: scripts/series/apply-series.sh TREE [full|v7|noperf]
+# usage: scripts/series/apply-series.sh TREE [full|v7|noperf|noscale]
 #
 # Each patch is tried with --dry-run first, so a patch that does not apply
 # leaves the tree as the previous patch left it.  A failure names the patch,
-# the file and the hunk, and exits with EX_PATCH.  The list of applied
-# patches is kept in TREE/.series-applied: applying the same series to the
-# same tree again does nothing, and a tree with another series is refused.
+# the file and the hunk, and exits with EX_PATCH.  The applied patches, by
+# name and md5sum, are kept in TREE/.series-applied: applying the same
+# series to the same tree again does nothing, and a tree with another
+# series, or another version of a patch, is refused.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [full|v7|noperf]"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [full|v7|noperf|noscale]"
 tree=$1
 which=${2:-full}
 [ -f "$tree/Makefile" ] || die $EX_MISSING "$tree is not a kernel tree"
@@ -20,7 +21,8 @@ command -v patch >/dev/null || die $EX_MISSING "patch not found (apt-get install
 
 patches=$("$(dirname "$0")/list-series.sh" "$which")
 stamp="$tree/.series-applied"
-want=$(for p in $patches; do basename "$p"; done)
+# shellcheck disable=SC2086 # patch paths have no spaces
+want=$(series_stamp $patches)
 
 if [ -f "$stamp" ]; then
 	if [ "$(cat "$stamp")" = "$want" ]; then
@@ -43,7 +45,7 @@ for p in $patches; do
 	fi
 	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$p" ||
 		die $EX_PATCH "$name: patch failed after a clean dry run"
-	echo "$name" >> "$stamp.partial"
+	series_stamp "$p" >> "$stamp.partial"
 	info "applied $name"
 done
 mv "$stamp.partial" "$stamp"
