@@ -22,14 +22,14 @@ RUNTIME ?= 5
 BENCH_SMP := $(if $(filter command line,$(origin SMP)),$(SMP),1)
 BENCH_OUT ?= $(CURDIR)/results$(if $(filter-out 1,$(BENCH_SMP)),-smp$(BENCH_SMP))
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
-ifeq ($(filter full v7 noperf,$(SERIES)),)
-$(error SERIES must be full, v7 or noperf, not '$(SERIES)')
+ifeq ($(filter full v7 noperf noscale,$(SERIES)),)
+$(error SERIES must be full, v7, noperf or noscale, not '$(SERIES)')
 endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-ifneq ($(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink bench-perf deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
+ifneq ($(filter bench-shrink bench-perf bench-pools deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink bench-perf bench-pools deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -59,7 +59,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-pools bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -83,6 +83,7 @@ help:
 	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
+	@echo "  make bench-pools      lookup and map cost against 1-256 pools, SERIES=noscale vs full (two KUnit kernels)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
@@ -214,6 +215,12 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before the performance patches)" \
 		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-perf
+
+# The cost of a lookup, and of a map and unmap, against the number of
+# pools: the KUnit benchmark case on SERIES=noscale and on the full series,
+# in one run (two KUnit kernels, built by scripts/kunit/kunit-run.sh).
+bench-pools: $(INITRD)
+	scripts/bench/bench-pools.sh $(BENCH_OUT)-pools
 
 # One short run of each, and checks on the report's shape (in make test).
 bench-smoke: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)

@@ -2,8 +2,8 @@
 # Build a test kernel with the KUnit suite of tests/kunit/, boot it, and
 # record one result per test case, as parsed by the tree's own kunit.py.
 #
-# usage: scripts/kunit/kunit-run.sh [full|v7] [y|n]
-#   full|v7  which series the kernel is built from (default full)
+# usage: scripts/kunit/kunit-run.sh [full|v7|noscale] [y|n]
+#   full|v7|noscale  which series the kernel is built from (default full)
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
@@ -34,7 +34,7 @@ set -euo pipefail
 
 series=${1:-full}
 dyn=${2:-y}
-case "$series" in full|v7) ;; *) die $EX_USAGE "series must be full or v7" ;; esac
+case "$series" in full|v7|noscale) ;; *) die $EX_USAGE "series must be full, v7 or noscale" ;; esac
 case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
 
 top=$PROJECT_TOP
@@ -90,6 +90,9 @@ else
 	features=$(mktemp)
 	grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
 		echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
+	# patch 0028's index of the dynamic pools (not in SERIES=noscale)
+	grep -q 'swiotlb_index_update' "$tree/kernel/dma/swiotlb.c" &&
+		echo '#define SWIOTLB_KUNIT_POOL_INDEX 1' >> "$features"
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"

@@ -1,22 +1,23 @@
 #!/bin/bash
 # Print the patches of the series, one path a line, in order.
 #
-# usage: scripts/series/list-series.sh [full|v7|noperf]
+# usage: scripts/series/list-series.sh [full|v7|noperf|noscale]
 #
 # `series` is a quilt series file: one patch name a line, `#` starts a
 # comment, and `# Heading` lines group the patches.  "v7" is the nine v7
 # patches together with their prerequisites: every patch before the
 # `# Follow-up fixes` heading.  "noperf" is every patch before the
-# `# Performance` heading (the baseline of make bench-perf).  "full" (the
-# default) is every patch listed.
+# `# Performance` heading (the baseline of make bench-perf).  "noscale" is
+# every patch before the `# Scale` heading (the baseline of make
+# bench-pools).  "full" (the default) is every patch listed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 which=${1:-full}
 case "$which" in
-full|v7|noperf) ;;
-*) die $EX_USAGE "SERIES must be full, v7 or noperf, not '$which'" ;;
+full|v7|noperf|noscale) ;;
+*) die $EX_USAGE "SERIES must be full, v7, noperf or noscale, not '$which'" ;;
 esac
 
 series=${SERIES_FILE:-$PROJECT_TOP/series}
@@ -31,6 +32,10 @@ while read -r line; do
 		;;
 	"# Performance"*)
 		[ "$which" = noperf ] && break
+		continue
+		;;
+	"# Scale"*)
+		[ "$which" = noscale ] && break
 		continue
 		;;
 	''|'#'*) continue ;;

@@ -404,6 +404,7 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 	{
 		struct io_tlb_pool *pool, *tmp;
 		unsigned long flags;
+		int rc = 0;
 
 		cancel_work_sync(&ctx->mem.dyn_alloc);
 		rcu_barrier();
@@ -414,12 +415,21 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 			if (pool == &ctx->mem.defpool)
 				continue;
 			spin_lock_irqsave(&ctx->mem.lock, flags);
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+			rc = swiotlb_index_update(&ctx->mem, NULL, pool,
+						  GFP_ATOMIC);
+#endif
 			list_del_rcu(&pool->node);
 			ctx->mem.nslabs -= pool->nslabs;
 			spin_unlock_irqrestore(&ctx->mem.lock, flags);
+			KUNIT_EXPECT_EQ(test, rc, 0);
 			synchronize_rcu();
 			swiotlb_dyn_free(&pool->rcu);
 		}
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+		KUNIT_EXPECT_NULL_MSG(test, rcu_access_pointer(ctx->mem.index),
+				      "the index outlived the dynamic pools");
+#endif
 	}
 #endif
 	KUNIT_EXPECT_EQ(test, mem_pool_used(&ctx->mem.defpool), 0UL);
@@ -1075,6 +1085,297 @@ static void swiotlb_test_area_major(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 #endif
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+/*
+ * 8d. A measurement, not a test of speed: what a lookup by address, and a
+ * map and unmap, cost against the number of pools. For 1, 16, 64 and 256
+ * pools (the default pool and small dynamic ones), the time per
+ * swiotlb_find_pool() of an address in the default pool, the newest and
+ * the oldest dynamic pool, and for a device that never bounced; and per
+ * map and unmap of 2 KiB while every dynamic pool is full, so that the
+ * slot search must pass them all. One "bench:" line per pool count
+ * (scripts/bench/bench-pools.sh makes the table). The case fails only if
+ * a lookup finds the wrong pool or a map fails.
+ */
+#define TEST_BENCH_LOOKUPS	20000
+#define TEST_BENCH_MAPS		2000
+
+static u64 test_bench_find(struct kunit *test, struct device *dev,
+			   phys_addr_t addr, struct io_tlb_pool *want)
+{
+	struct io_tlb_pool *got = NULL;
+	unsigned int i;
+	u64 start;
+
+	start = ktime_get_ns();
+	for (i = 0; i < TEST_BENCH_LOOKUPS; i++)
+		got = swiotlb_find_pool(dev, READ_ONCE(addr));
+	start = ktime_get_ns() - start;
+	KUNIT_EXPECT_PTR_EQ(test, got, want);
+	return div_u64(start, TEST_BENCH_LOOKUPS);
+}
+
+static void test_bench_pools(struct kunit *test, unsigned int npools)
+{
+	struct io_tlb_pool *pool, *oldest = NULL, *newest = NULL;
+	struct device_dma_parameters parms = {};
+	struct swiotlb_test_ctx *ctx;
+	u64 find_default, find_newest, find_oldest, nobounce, map;
+	struct device *nodev;
+	phys_addr_t *fill, tlb;
+	unsigned int i;
+	u64 mask;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	nodev = kunit_kzalloc(test, sizeof(*nodev), GFP_KERNEL);
+	fill = kunit_kcalloc(test, npools, sizeof(*fill), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, nodev && fill);
+	test_dev_init(nodev, &parms, &mask, &ctx->mem);
+	for (i = 1; i < npools; i++) {
+		pool = swiotlb_alloc_pool(NULL, IO_TLB_SEGSIZE, IO_TLB_SEGSIZE,
+					  1, ctx->mem.phys_limit, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pool);
+		add_mem_pool(&ctx->mem, pool);
+		oldest = oldest ? oldest : pool;
+		newest = pool;
+	}
+	oldest = oldest ? oldest : &ctx->mem.defpool;
+	newest = newest ? newest : &ctx->mem.defpool;
+
+	/* the device has bounced: its lookups search the pools */
+	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+	/* a first round to warm the caches, not counted */
+	test_bench_find(test, &ctx->dev, ctx->mem.defpool.start,
+			&ctx->mem.defpool);
+	find_default = test_bench_find(test, &ctx->dev,
+				       ctx->mem.defpool.start + SZ_2K,
+				       &ctx->mem.defpool);
+	find_newest = test_bench_find(test, &ctx->dev, newest->start + SZ_2K,
+				      newest);
+	find_oldest = test_bench_find(test, &ctx->dev, oldest->start + SZ_2K,
+				      oldest);
+	nobounce = test_bench_find(test, nodev, newest->start + SZ_2K, NULL);
+
+	/* every dynamic pool full: the maps come from the default pool */
+	for (i = 1; i < npools; i++) {
+		fill[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+				   DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+		KUNIT_ASSERT_NE(test, fill[i], TEST_MAP_ERROR);
+		KUNIT_ASSERT_PTR_NE(test, test_pool_of(ctx, fill[i]),
+				    &ctx->mem.defpool);
+	}
+	map = ktime_get_ns();
+	for (i = 0; i < TEST_BENCH_MAPS; i++) {
+		tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+		if (tlb == TEST_MAP_ERROR)
+			break;
+		test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+	}
+	map = div_u64(ktime_get_ns() - map, TEST_BENCH_MAPS);
+	KUNIT_EXPECT_EQ_MSG(test, i, TEST_BENCH_MAPS,
+			    "a map failed with %u pools", npools);
+	for (i = 1; i < npools; i++)
+		test_unmap(ctx, fill[i], TEST_SEG_BYTES, DMA_TO_DEVICE);
+
+	kunit_info(test, "bench: pools %u find_default_ns %llu find_newest_ns %llu find_oldest_ns %llu find_nobounce_ns %llu map_unmap_full_ns %llu\n",
+		   npools, find_default, find_newest, find_oldest, nobounce,
+		   map);
+	test_ctx_destroy(test, ctx);
+}
+
+static void swiotlb_test_bench_pools(struct kunit *test)
+{
+	static const unsigned int npools[] = { 1, 16, 64, 256 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(npools); i++)
+		test_bench_pools(test, npools[i]);
+}
+#endif
+
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+/*
+ * 8e. The index of the dynamic pools (patch 0028) is a sorted array that
+ * lookups bisect. These cases work on an allocator of their own with
+ * pools that are only address ranges: nothing is mapped.
+ */
+static struct io_tlb_pool *test_index_find(struct io_tlb_mem *mem,
+					   phys_addr_t paddr)
+{
+	struct io_tlb_pool *pool;
+
+	rcu_read_lock();
+	pool = swiotlb_index_find(mem, paddr);
+	rcu_read_unlock();
+	return pool;
+}
+
+static unsigned int test_index_count(struct io_tlb_mem *mem)
+{
+	struct io_tlb_pool_index *index;
+	unsigned int n;
+
+	rcu_read_lock();
+	index = rcu_dereference(mem->index);
+	n = index ? index->npools : 0;
+	rcu_read_unlock();
+	return n;
+}
+
+static int test_index_update(struct io_tlb_mem *mem, struct io_tlb_pool *add,
+			     struct io_tlb_pool *del)
+{
+	int rc;
+
+	spin_lock(&mem->lock);
+	rc = swiotlb_index_update(mem, add, del, GFP_ATOMIC);
+	spin_unlock(&mem->lock);
+	return rc;
+}
+
+static struct io_tlb_mem *test_index_mem(struct kunit *test)
+{
+	struct io_tlb_mem *mem = kunit_kzalloc(test, sizeof(*mem), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	spin_lock_init(&mem->lock);
+	INIT_LIST_HEAD(&mem->pools);
+	return mem;
+}
+
+/*
+ * Four adjacent pools added out of order and a fifth after a gap: each is
+ * found by its first and its last byte, and nothing just outside them;
+ * with the second one removed, its range finds nothing and its
+ * neighbours are still found; with all removed, the index is gone.
+ */
+static void swiotlb_test_index_bounds(struct kunit *test)
+{
+	static const unsigned int order[] = { 2, 0, 4, 3, 1 };
+	struct io_tlb_mem *mem = test_index_mem(test);
+	const phys_addr_t base = SZ_1G;
+	struct io_tlb_pool *pools;
+	unsigned int i;
+
+	pools = kunit_kcalloc(test, 5, sizeof(*pools), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pools);
+	for (i = 0; i < 5; i++) {
+		pools[i].start = base + i * SZ_64K + (i == 4 ? SZ_64K : 0);
+		pools[i].end = pools[i].start + SZ_64K;
+	}
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		KUNIT_ASSERT_EQ(test, test_index_update(mem, &pools[order[i]],
+							NULL), 0);
+	KUNIT_EXPECT_EQ(test, test_index_count(mem), 5U);
+
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, test_index_find(mem, pools[i].start),
+				    &pools[i]);
+		KUNIT_EXPECT_PTR_EQ(test, test_index_find(mem, pools[i].end - 1),
+				    &pools[i]);
+	}
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, base - 1));
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[3].end));
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[4].start - 1));
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[4].end));
+
+	KUNIT_ASSERT_EQ(test, test_index_update(mem, NULL, &pools[1]), 0);
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[1].start));
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[1].end - 1));
+	KUNIT_EXPECT_PTR_EQ(test, test_index_find(mem, pools[0].end - 1),
+			    &pools[0]);
+	KUNIT_EXPECT_PTR_EQ(test, test_index_find(mem, pools[2].start),
+			    &pools[2]);
+
+	for (i = 0; i < 5; i++)
+		if (i != 1)
+			KUNIT_EXPECT_EQ(test, test_index_update(mem, NULL,
+								&pools[i]), 0);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(mem->index));
+	KUNIT_EXPECT_NULL(test, test_index_find(mem, pools[0].start));
+	rcu_barrier();
+}
+
+struct test_index_reader {
+	struct io_tlb_mem *mem;
+	struct io_tlb_pool *want;
+	unsigned long lookups;
+	atomic_t *errors;
+};
+
+static int test_index_reader_fn(void *data)
+{
+	struct test_index_reader *r = data;
+
+	while (!kthread_should_stop()) {
+		if (test_index_find(r->mem, r->want->start + SZ_4K) != r->want)
+			atomic_inc(r->errors);
+		r->lookups++;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Readers look up a pool that stays while the main thread adds and
+ * removes 32 others, 100 times over: every update replaces the index and
+ * frees the old one after a grace period. The readers must always find
+ * their pool (and KASAN, in the debug kernel, sees any use after free).
+ */
+static void swiotlb_test_index_rcu(struct kunit *test)
+{
+	unsigned int i, round, nthreads = 2 * num_online_cpus();
+	struct io_tlb_mem *mem = test_index_mem(test);
+	struct test_index_reader *readers;
+	struct task_struct **tasks;
+	atomic_t errors = ATOMIC_INIT(0);
+	struct io_tlb_pool *pools;
+	unsigned long lookups = 0;
+	int rc = 0;
+
+	pools = kunit_kcalloc(test, 33, sizeof(*pools), GFP_KERNEL);
+	readers = kunit_kcalloc(test, nthreads, sizeof(*readers), GFP_KERNEL);
+	tasks = kunit_kcalloc(test, nthreads, sizeof(*tasks), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, pools && readers && tasks);
+	for (i = 0; i < 33; i++) {
+		pools[i].start = SZ_1G + (phys_addr_t)i * SZ_1M;
+		pools[i].end = pools[i].start + SZ_64K;
+	}
+	/* the pool the readers look up sits in the middle */
+	KUNIT_ASSERT_EQ(test, test_index_update(mem, &pools[16], NULL), 0);
+	for (i = 0; i < nthreads; i++) {
+		readers[i] = (struct test_index_reader){
+			.mem = mem, .want = &pools[16], .errors = &errors,
+		};
+		tasks[i] = kthread_run(test_index_reader_fn, &readers[i],
+				       "swiotlb-index/%u", i);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tasks[i]);
+	}
+	for (round = 0; round < 100; round++) {
+		for (i = 0; i < 33; i++)
+			if (i != 16)
+				rc |= test_index_update(mem, &pools[i], NULL);
+		for (i = 0; i < 33; i++)
+			if (i != 16)
+				rc |= test_index_update(mem, NULL, &pools[i]);
+	}
+	for (i = 0; i < nthreads; i++) {
+		kthread_stop(tasks[i]);
+		lookups += readers[i].lookups;
+	}
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
+	KUNIT_EXPECT_GT(test, lookups, 0UL);
+	KUNIT_EXPECT_EQ(test, test_index_count(mem), 1U);
+	kunit_info(test, "%lu lookups by %u threads during %u index updates\n",
+		   lookups, nthreads, 100 * 64);
+	KUNIT_EXPECT_EQ(test, test_index_update(mem, NULL, &pools[16]), 0);
+	rcu_barrier();
+}
+#endif /* SWIOTLB_KUNIT_POOL_INDEX */
 
 /* 9. Concurrent maps, unmaps and checks while the allocator grows. */
 #ifdef CONFIG_SWIOTLB_DYNAMIC
@@ -2277,6 +2578,13 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 #endif
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_area_major),
+	KUNIT_CASE(swiotlb_test_bench_pools),
+#endif
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+	KUNIT_CASE(swiotlb_test_index_bounds),
+	KUNIT_CASE(swiotlb_test_index_rcu),
+#endif
+#ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_pool_size_capped),
 	KUNIT_CASE(swiotlb_test_hopeless_no_growth),
 	KUNIT_CASE(swiotlb_test_decrypt_below_limit),
