@@ -1196,7 +1196,7 @@ static void swiotlb_test_bench_pools(struct kunit *test)
 }
 #endif
 
-#ifdef SWIOTLB_KUNIT_POOL_INDEX
+#if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 /*
  * 8e. The index of the dynamic pools (patch 0028) is a sorted array that
  * lookups bisect. These cases work on an allocator of their own with
@@ -1352,7 +1352,16 @@ static void swiotlb_test_index_rcu(struct kunit *test)
 		};
 		tasks[i] = kthread_run(test_index_reader_fn, &readers[i],
 				       "swiotlb-index/%u", i);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tasks[i]);
+		if (IS_ERR(tasks[i]))
+			break;
+	}
+	if (i < nthreads) {
+		/* stop the readers that run before the test's memory goes */
+		while (i--)
+			kthread_stop(tasks[i]);
+		test_index_update(mem, NULL, &pools[16]);
+		KUNIT_FAIL(test, "cannot start the reader threads");
+		return;
 	}
 	for (round = 0; round < 100; round++) {
 		for (i = 0; i < 33; i++)
@@ -1375,7 +1384,7 @@ static void swiotlb_test_index_rcu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_index_update(mem, NULL, &pools[16]), 0);
 	rcu_barrier();
 }
-#endif /* SWIOTLB_KUNIT_POOL_INDEX */
+#endif /* SWIOTLB_KUNIT_POOL_INDEX && CONFIG_SWIOTLB_DYNAMIC */
 
 /* 9. Concurrent maps, unmaps and checks while the allocator grows. */
 #ifdef CONFIG_SWIOTLB_DYNAMIC
@@ -2580,7 +2589,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_area_major),
 	KUNIT_CASE(swiotlb_test_bench_pools),
 #endif
-#ifdef SWIOTLB_KUNIT_POOL_INDEX
+#if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_index_bounds),
 	KUNIT_CASE(swiotlb_test_index_rcu),
 #endif
