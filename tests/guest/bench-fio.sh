@@ -33,10 +33,11 @@ report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 [ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 report fio_status "$status"
 
+fio_json /tmp/fio.json > /tmp/fio.report
 # fio's JSON report: one entry of "jobs" per job, bw in KiB/s.
 jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
 	([.jobs[].read.bw] | add // 0), ([.jobs[].write.bw] | add // 0)] | @tsv' \
-	/tmp/fio.json > /tmp/fio.sum 2>/dev/console
+	/tmp/fio.report > /tmp/fio.sum 2>/dev/console
 read -r jobs errors rbw wbw < /tmp/fio.sum
 report fio_jobs "${jobs:-0}"
 report fio_errors "${errors:--1}"

@@ -33,13 +33,14 @@ if [ -e "$SWIOTLB/io_tlb_transient_nslabs" ]; then
 fi
 report fio_status "$status"
 
+fio_json /tmp/fio.json > /tmp/fio.report
 # fio's JSON report: one entry of "jobs" per job; io_kbytes is what the
 # job wrote, and read back to verify.
 jq -r '.jobs[] | "harness: fio job \(.jobname): error \(.error), written \(.write.io_kbytes) KiB in \(.write.runtime) ms, verified \(.read.io_kbytes) KiB in \(.read.runtime) ms"' \
-	/tmp/fio.json > /dev/console 2>&1
+	/tmp/fio.report > /dev/console 2>&1
 jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
 	([.jobs[].read.io_kbytes] | add // 0),
-	([.jobs[].write.io_kbytes] | add // 0)] | @tsv' /tmp/fio.json > /tmp/fio.sum 2>/dev/console
+	([.jobs[].write.io_kbytes] | add // 0)] | @tsv' /tmp/fio.report > /tmp/fio.sum 2>/dev/console
 read -r jobs errors rkib wkib < /tmp/fio.sum
 report fio_jobs "${jobs:-0}"
 report fio_errors "${errors:--1}"

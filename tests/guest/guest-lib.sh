@@ -61,3 +61,12 @@ sampler_stop() {
 	report nslabs_max "$(cat /tmp/sample.nslabs_max)"
 	report samples "$(cat /tmp/sample.count)"
 }
+
+# fio_json FILE: the JSON report that fio --output-format=json wrote to
+# FILE, on stdout. fio writes its warnings ("fio: multiple writers may
+# overwrite blocks ...") into the same file, before the JSON: those go to
+# the console.
+fio_json() {
+	sed '/^{/,$d' "$1" > /dev/console
+	sed -n '/^{/,$p' "$1"
+}
