@@ -217,7 +217,7 @@ if [ -s "$patched_obj/debcfg.config-diff" ]; then
 fi
 have=""
 for opt in "${watch[@]}" "${report[@]}" SWIOTLB_DYNAMIC SWIOTLB_SHRINK; do
-	have="$have $opt=$(config_value "$patched_obj/.config" "$opt")"
+	have="$have $opt=$(config_value "$patched_src" "$patched_obj/.config" "$opt")"
 done
 info "$flavour has:$have"
 
@@ -225,7 +225,7 @@ info "$flavour has:$have"
 targets=() skipped=()
 for e in "${objects[@]}"; do
 	t=${e%% *} opt=${e#* }
-	if [ "$opt" = - ] || [ "$(config_value "$patched_obj/.config" "$opt")" != n ]; then
+	if [ "$opt" = - ] || [ "$(config_value "$patched_src" "$patched_obj/.config" "$opt")" != n ]; then
 		targets+=("$t")
 	else
 		skipped+=("$t (CONFIG_$opt is not set)")
