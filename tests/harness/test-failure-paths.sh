@@ -36,11 +36,11 @@ mkdir -p "$tmp/bin"
 ln -s /usr/bin/* "$tmp/bin/"
 rm -f "$tmp"/bin/qemu-system-*
 expect qemu-missing $EX_MISSING "qemu-system-x86_64 not found" \
-	env PATH="$tmp/bin" "$s/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
+	env PATH="$tmp/bin" "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
 
 # No room for the disk image.
 expect disk $EX_DISK "disk image" \
-	env SHM_DIR="$tmp/nonexistent" "$s/qemu-run.sh" -k "$tmp/bzImage" \
+	env SHM_DIR="$tmp/nonexistent" "$s/vm/qemu-run.sh" -k "$tmp/bzImage" \
 	-i "$tmp/initrd" -t x -o "$tmp/run" -d virtio
 
 # The wrong kernel version: a tarball that holds a 5.10 tree.
@@ -48,15 +48,15 @@ mkdir -p "$tmp/fake/linux-source-5.10"
 printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 209\n' > "$tmp/fake/linux-source-5.10/Makefile"
 tar -cJf "$tmp/fake.tar.xz" -C "$tmp/fake" linux-source-5.10
 expect wrong-version $EX_VERSION "this series is for 6.1.x" \
-	env LINUX_TARBALL="$tmp/fake.tar.xz" "$s/get-source.sh" "$tmp/src-fake"
+	env LINUX_TARBALL="$tmp/fake.tar.xz" "$s/series/get-source.sh" "$tmp/src-fake"
 
 # A missing package: the source tarball is not there.
 expect missing-tarball $EX_MISSING "not found" \
-	env LINUX_TARBALL="$tmp/nonexistent.tar.xz" "$s/get-source.sh" "$tmp/src-none"
+	env LINUX_TARBALL="$tmp/nonexistent.tar.xz" "$s/series/get-source.sh" "$tmp/src-none"
 
 # A missing package: busybox-static.
 expect missing-busybox $EX_MISSING "busybox-static" \
-	env BUSYBOX="$tmp/nonexistent" "$s/mk-initramfs.sh" "$tmp/i.cpio" "$base"
+	env BUSYBOX="$tmp/nonexistent" "$s/vm/mk-initramfs.sh" "$tmp/i.cpio" "$base"
 
 # A patch that does not apply: its name, file and hunk are reported.
 mkdir -p "$tmp/tree/kernel/dma" "$tmp/q/patches"
@@ -73,13 +73,13 @@ Subject: [PATCH] a patch for another tree
 PATCH
 echo 0001-bad.patch > "$tmp/q/series"
 expect patch-does-not-apply $EX_PATCH "0001-bad.patch does not apply: file kernel/dma/swiotlb.c" \
-	env SERIES_FILE="$tmp/q/series" "$s/apply-series.sh" "$tmp/tree" full
+	env SERIES_FILE="$tmp/q/series" "$s/series/apply-series.sh" "$tmp/tree" full
 
 # A config option that disappears: the dynamic fragment on the base tree,
 # which does not have CONFIG_SWIOTLB_DYNAMIC.
 if [ -f "$base/Makefile" ]; then
 	expect config-option-missing $EX_CONFIG "did not survive" \
-		"$s/kconfig.sh" "$base" "$tmp/obj" "$PROJECT_TOP/configs/qemu-x86_64.config" \
+		"$s/kernel/kconfig.sh" "$base" "$tmp/obj" "$PROJECT_TOP/configs/qemu-x86_64.config" \
 		"$PROJECT_TOP/configs/swiotlb-dynamic.config"
 	if grep -q 'CONFIG_SWIOTLB_DYNAMIC=y: got nothing' "$tmp/err"; then
 		record PASS harness.path.config-option-named "the missing option is named"
@@ -96,20 +96,20 @@ fi
 # Debian does not have.
 mkdir -p "$tmp/nodeb"
 expect deb-boot-no-package $EX_MISSING "want one linux-image-*.deb" \
-	env INITRD="$tmp/initrd" "$s/deb-boot.sh" "$tmp/nodeb"
+	env INITRD="$tmp/initrd" "$s/deb/deb-boot.sh" "$tmp/nodeb"
 expect deb-bad-flavour $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64" \
-	env FLAVOUR=arm64 "$s/deb.sh" "$tmp/deb-out"
+	env FLAVOUR=arm64 "$s/deb/deb.sh" "$tmp/deb-out"
 # make bench SMP=N: backports' QEMU from a mirror that does not answer.
 expect get-qemu-no-mirror $EX_MISSING "apt-get update for bookworm-backports failed" \
-	env DEBIAN_MIRROR=http://127.0.0.1:9/debian "$s/get-qemu.sh" "$tmp/qemu-bpo"
+	env DEBIAN_MIRROR=http://127.0.0.1:9/debian "$s/vm/get-qemu.sh" "$tmp/qemu-bpo"
 printf '#!/bin/sh\necho "QEMU emulator version 7.2.22"\n' > "$tmp/qemu72"
 chmod +x "$tmp/qemu72"
 expect bench-smp-old-qemu $EX_USAGE "BENCH_SMP=2 needs QEMU 8 or later" \
-	env BENCH_SMP=2 QEMU="$tmp/qemu72" "$s/bench.sh" "$tmp/bench-out"
-expect list-series-bad $EX_USAGE "SERIES must be full, v7 or noperf" \
-	"$s/list-series.sh" perf
+	env BENCH_SMP=2 QEMU="$tmp/qemu72" "$s/bench/bench.sh" "$tmp/bench-out"
+expect list-series-bad $EX_USAGE "SERIES must be full, v7, noperf or noscale" \
+	"$s/series/list-series.sh" perf
 
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
-	env RESULTS_FILE="$tmp/none.txt" "$s/summarize.sh"
+	env RESULTS_FILE="$tmp/none.txt" "$s/report/summarize.sh"
 exit $status
