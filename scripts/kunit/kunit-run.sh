@@ -7,11 +7,12 @@
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
-# hook tests/kunit/swiotlb-kunit-hook.patch (a Kconfig option, an #include
-# of the test seam tests/kunit/swiotlb_dynamic_kunit.h near the top of
-# kernel/dma/swiotlb.c and one of the suite at its end) is applied after the series
-# to a tree of its own, build/src/kunit-SERIES; the shipped series never
-# contains it.  The VM has no disk (nothing else may bounce while the suite
+# hook tests/kunit/swiotlb-kunit-hook.patch (an #include of the test seam
+# tests/kunit/swiotlb_dynamic_kunit.h near the top of kernel/dma/swiotlb.c
+# and one of the suite at its end, both under CONFIG_KUNIT) is applied after
+# the series to a tree of its own, build/src/kunit-SERIES; the shipped
+# series never contains it.  The config is the patched kernel's (no option
+# of its own), so that ccache shares every other object with that kernel.  The VM has no disk (nothing else may bounce while the suite
 # swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
 # DMA mask case has memory above 4 GiB to avoid.
 #
@@ -97,9 +98,10 @@ else
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"
 
-	frags=("$top/configs/qemu-x86_64.config")
+	# The patched kernel's fragments, in its order (Makefile): the same
+	# .config, so ccache gives this kernel the patched kernel's objects.
+	frags=("$top/configs/qemu-x86_64.config" "$top/configs/kunit.config")
 	[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
-	frags+=("$top/configs/kunit.config")
 	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
 	stamp=$obj/.fragments
 	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
