@@ -133,6 +133,7 @@ while read -r sha patch; do
 		active[dynamic-y]=1 from[dynamic-y]=$patch
 		kconfig_changed=1
 	fi
+	step=()
 	for cfg in "${cfgs[@]}"; do
 		[ -n "${active[$cfg]:-}" ] || continue
 		if [ "$kconfig_changed" -gt 0 ] || [ ! -f "$S/obj-$cfg/.config" ]; then
@@ -141,8 +142,19 @@ while read -r sha patch; do
 				continue
 			fi
 		fi
+		step+=("$cfg")
+	done
+	# The configs build side by side: a step is a few objects behind make's
+	# serial start (prepare, syncconfig), so two builds at once keep both
+	# CPUs busy where one after the other would leave one idle.
+	declare -A pid=()
+	for cfg in "${step[@]}"; do
+		build "$cfg" "$patch" &
+		pid[$cfg]=$!
+	done
+	for cfg in "${step[@]}"; do
 		nsteps[$cfg]=$(( ${nsteps[$cfg]:-0} + 1 ))
-		if ! build "$cfg" "$patch"; then
+		if ! wait "${pid[$cfg]}"; then
 			fail "$cfg" "$patch: build failed: $(first_error "$LOGS/bisect-$cfg.$patch.log") (log: $LOGS/bisect-$cfg.$patch.log)"
 			continue
 		fi

@@ -40,8 +40,10 @@ pristine_tree
 last=$(tail -1 "$S/git-commits" | cut -d' ' -f1)
 git -C "$tree" checkout -q -f "$last"
 
-status=0
-for frag in "${frags[@]}"; do
+# cover FRAGMENT: configure, build and judge one fragment; records its
+# result and returns its status.
+cover() {
+	local frag=$1 cfg obj log missing targets expect kept bad t e err start warnings
 	cfg=$(basename "$frag" .config)
 	obj=$S/obj-$cfg
 	log=$LOGS/coverage-$cfg.log
@@ -51,8 +53,7 @@ for frag in "${frags[@]}"; do
 	   ! strict_config "$obj/.config" "$frag" 2>> "$log"; then
 		missing=$(grep -E '^  (CONFIG_|# CONFIG_)' "$log" | sed 's/^  //' | tr '\n' ';' | sed 's/;$//')
 		record FAIL "$name.coverage-$cfg" "requested options did not survive olddefconfig: ${missing:-see $log}"
-		status=$EX_CONFIG
-		continue
+		return $EX_CONFIG
 	fi
 	mapfile -t targets < <( { fragment_list "$frag" build
 		series_files "$SERIES" | grep -E '\.c$' | grep -vE '^arch/' | sed 's/\.c$/.o/'
@@ -72,16 +73,14 @@ for frag in "${frags[@]}"; do
 	targets=("${kept[@]}")
 	if [ ${#bad[@]} -gt 0 ]; then
 		record FAIL "$name.coverage-$cfg" "cannot prove that the config builds ${bad[*]}: a '# build:' target, list its directory instead"
-		status=$EX_USAGE
-		continue
+		return $EX_USAGE
 	fi
 	for e in "${expect[@]}"; do rm -f "$obj/$e"; done
 	start=$SECONDS
 	if ! kmake "$tree" "$obj" -k "${targets[@]}" >> "$log" 2>&1; then
 		err=$(grep -m1 -E ': error: |Error [0-9]' "$log" | sed "s|$tree/||g" | cut -c1-200)
 		record FAIL "$name.coverage-$cfg" "build failed: ${err:-see $log}"
-		status=$EX_BUILD
-		continue
+		return $EX_BUILD
 	fi
 	missing=()
 	for e in "${expect[@]}"; do
@@ -90,13 +89,28 @@ for frag in "${frags[@]}"; do
 	warnings=$(warnings_of "$log" "$tree")
 	if [ ${#missing[@]} -gt 0 ]; then
 		record FAIL "$name.coverage-$cfg" "the config does not build ${missing[*]}"
-		status=$EX_CONFIG
+		return $EX_CONFIG
 	elif [ -n "$warnings" ]; then
 		indent "  " <<< "$warnings" >&2
 		record FAIL "$name.coverage-$cfg" "$(echo "$warnings" | grep -c .) warnings: $(echo "$warnings" | head -2 | tr '\n' ';')"
-		status=$EX_BUILD
+		return $EX_BUILD
 	else
 		record PASS "$name.coverage-$cfg" "${#targets[@]} targets, ${expect[*]} built, no warnings ($((SECONDS - start)) s)"
 	fi
+}
+
+# Two fragments at a time, each in an object directory of its own: a
+# fragment's build is mostly make's serial start (kconfig, prepare, objtool)
+# and a few objects, so one alone leaves a CPU idle.
+status=0
+for ((i = 0; i < ${#frags[@]}; i += 2)); do
+	pids=()
+	for frag in "${frags[@]:i:2}"; do
+		cover "$frag" &
+		pids+=("$!")
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || status=$?
+	done
 done
 exit $status
