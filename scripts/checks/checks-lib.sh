@@ -79,17 +79,19 @@ series_files() {
 }
 
 # kmake TREE OBJDIR ARGS...: make in TREE with output in OBJDIR, niced,
-# with ccache when installed.  ARCH and CROSS_COMPILE come from the
-# environment (default: native x86_64).
+# with ccache when installed, for the host programs too (objtool and
+# scripts/ are built afresh in each of the checks' object directories).
+# ARCH and CROSS_COMPILE come from the environment (default: native x86_64).
 kmake() {
-	local tree=$1 obj=$2 cc
+	local tree=$1 obj=$2 cc hostcc
 	shift 2
 	cc=${CROSS_COMPILE:-}gcc
 	command -v ccache >/dev/null && cc="ccache $cc"
+	hostcc=$(kernel_cc)
 	mkdir -p "$obj"
 	run nice make -C "$tree" O="$(cd "$obj" && pwd)" ARCH="${ARCH:-x86_64}" \
 		${CROSS_COMPILE:+CROSS_COMPILE="$CROSS_COMPILE"} CC="$cc" \
-		-j"$JOBS" "$@"
+		HOSTCC="$hostcc" -j"$JOBS" "$@"
 }
 
 # warnings_of LOG TREE: the compiler and kernel-doc warnings and errors in a

@@ -23,8 +23,10 @@ cc=$(kernel_cc)
 log=$obj/build.log
 start=$(date +%s)
 info "building $obj/arch/x86/boot/bzImage (log: $log)"
+# HOSTCC too: objtool and scripts/ are built afresh in each object
+# directory, about 30 s of a cold build that ccache makes a few seconds.
 cmd=(nice make -C "$tree" O="$(cd "$obj" && pwd)" ARCH="$arch" CC="$cc"
-	-j"$jobs" bzImage)
+	HOSTCC="$cc" -j"$jobs" bzImage)
 echo "+ ${cmd[*]}" >&2
 if ! "${cmd[@]}" > "$log" 2>&1; then
 	tail -n 30 "$log" >&2
