@@ -46,8 +46,6 @@ BASE_FRAGMENTS := configs/qemu-x86_64.config configs/kunit.config
 PATCHED_FRAGMENTS := $(BASE_FRAGMENTS) configs/swiotlb-dynamic.config
 NOSHRINK_OBJ := $(B)/obj/$(SERIES)-noshrink
 NOSHRINK_FRAGMENTS := $(PATCHED_FRAGMENTS) configs/no-shrink.config
-NODYN_OBJ := $(B)/obj/$(SERIES)-nodyn
-NODYN_FRAGMENTS := $(BASE_FRAGMENTS) configs/no-dynamic.config
 PATCHES := $(wildcard patches/*.patch)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
@@ -60,7 +58,7 @@ QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
-	kernels kernel-base kernel-patched kernel-patched-nodyn initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
+	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
@@ -71,7 +69,6 @@ help:
 	@echo "  make deps             apt-get install what scripts/packages.txt lists and this machine lacks"
 	@echo "                        (as root or through sudo; qemu-test and test run it first)"
 	@echo "  make kernels          build both kernels (make kernel-base, make kernel-patched)"
-	@echo "  make kernel-patched-nodyn  the series with CONFIG_SWIOTLB_DYNAMIC=n (links; in make test)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
 	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (the shrinker)"
@@ -136,7 +133,7 @@ $(BASE_SRC)/.extracted:
 # A changed series means a fresh tree and a fresh object directory: a patch
 # that was dropped leaves files with old timestamps that kbuild would trust.
 $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
-	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ) $(NODYN_OBJ)
+	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)
 	scripts/series/get-source.sh $(PATCHED_SRC)
 	scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES)
 
@@ -149,9 +146,6 @@ $(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scri
 
 $(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kernel/kconfig.sh
 	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
-
-$(NODYN_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NODYN_FRAGMENTS) scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(NODYN_OBJ) $(NODYN_FRAGMENTS)
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -169,17 +163,9 @@ $(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
 	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
 	touch $@
 
-$(NODYN_OBJ)/$(BZ): $(NODYN_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NODYN_OBJ)
-	touch $@
-
 kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
-# The series with CONFIG_SWIOTLB_DYNAMIC=n (make test builds it after base,
-# whose objects it shares through ccache; the bisect port check then need
-# not link a vmlinux of its own for that config).
-kernel-patched-nodyn: $(NODYN_OBJ)/$(BZ)
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
 $(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/vm/mk-initramfs.sh
@@ -328,9 +314,8 @@ test: deps
 	@rm -f $(RESULTS_FILE)
 	-@scripts/report/stage.sh test-harness $(MAKE) --no-print-directory test-harness
 	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
-	-@BISECT_VMLINUX=none scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
+	-@BISECT_VMLINUX=dynamic-n scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
-	-@scripts/report/stage.sh build-patched-nodyn $(MAKE) --no-print-directory kernel-patched-nodyn
 	@# The flavours side by side (each is mostly make's serial start on a
 	@# large config); each one's output is printed when both have ended.
 	-@for f in $(DEBIAN_FLAVOURS); do \

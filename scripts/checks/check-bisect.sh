@@ -21,11 +21,9 @@
 #
 # Records bisect-dynamic-n, bisect-dynamic-y, vmlinux-dynamic-n and
 # vmlinux-dynamic-y.  BISECT_VMLINUX lists the configs whose vmlinux is
-# linked (default both; "none" links neither): make test links neither,
-# since each link costs a cold kernel build (4-5 min) and its
-# build-patched and build-patched-nodyn stages link the series with
-# DYNAMIC=y and =n anyway (in the QEMU config, the latter from base's
-# objects through ccache).
+# linked (default both): make test links only dynamic-n, since its
+# build-patched stage links the full series with DYNAMIC=y anyway (in a
+# larger config), and each link costs a cold kernel build (4-5 min).
 # Exits 0 if all passed, EX_BUILD otherwise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
