@@ -23,7 +23,11 @@
 # vmlinux-dynamic-y.  BISECT_VMLINUX lists the configs whose vmlinux is
 # linked (default both): make test links only dynamic-n, since its
 # build-patched stage links the full series with DYNAMIC=y anyway (in a
-# larger config), and each link costs a cold kernel build (4-5 min).
+# larger config).  A link is a cold build of the whole config (4-5 min)
+# where a step is a few objects behind make's serial start, so the links
+# run alongside the steps, at a lower priority, in a git worktree at the
+# last patch (SERIES/git-vmlinux) with object directories of their own
+# (SERIES/obj-vmlinux-CFG), and are judged at the end.
 # Exits 0 if all passed, EX_BUILD otherwise.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -88,7 +92,31 @@ build() {
 # first_error LOG: the first compiler or linker error of a build log.
 first_error() {
 	{ grep -m1 -E ': (fatal )?error: |undefined reference|multiple definition' "$1" ||
-	  grep -m1 -E 'Error [0-9]+' "$1"; } | sed "s|$tree/||g" | cut -c1-200
+	  grep -m1 -E 'Error [0-9]+' "$1"; } | sed -e "s|$tree/||g" -e "s|$S/git-vmlinux/||g" | cut -c1-200
+}
+
+# start_link CFG: configure SERIES/obj-vmlinux-CFG in the worktree and build
+# vmlinux there in the background (link_pid[CFG]); a config that does not
+# survive olddefconfig is noted in link_err[CFG] instead.
+declare -A link_pid=() link_err=()
+start_link() {
+	local cfg=$1 wt=$S/git-vmlinux obj=$S/obj-vmlinux-$1
+	local frag=$PROJECT_TOP/configs/coverage/$1.config log=$LOGS/vmlinux-$1.log
+	rm -rf "$obj"
+	if ! "$PROJECT_TOP/scripts/kernel/kconfig.sh" "$wt" "$obj" "$frag" > "$log" 2>&1 ||
+	   ! strict_config "$obj/.config" "$frag" 2>> "$log"; then
+		link_err[$cfg]="the config does not survive olddefconfig at the last patch (log: $log)"
+		return
+	fi
+	info "vmlinux with $cfg at the end of the series, alongside the steps (log: $log)"
+	(
+		renice -n 9 -p "$BASHPID" > /dev/null
+		start=$SECONDS rc=0
+		kmake "$wt" "$obj" vmlinux || rc=$?
+		echo "$((SECONDS - start))" > "$obj/.link-seconds"
+		exit $rc
+	) >> "$log" 2>&1 &
+	link_pid[$cfg]=$!
 }
 
 rm -rf "$S"/obj-dynamic-*
@@ -121,6 +149,18 @@ baseline=$LOGS/bisect.baseline.warnings
 cp "$LOGS/bisect-dynamic-n.0000-base.warnings" "$baseline"
 active[dynamic-n]=1
 info "bisect targets: ${targets[*]}; $(grep -c . "$baseline" || true) warnings unpatched"
+
+# --- vmlinux at the last patch, built while the steps run ----------------
+links=()
+for cfg in "${cfgs[@]}"; do
+	[[ " ${BISECT_VMLINUX:-dynamic-n dynamic-y} " == *" $cfg "* ]] && links+=("$cfg")
+done
+if [ ${#links[@]} -gt 0 ]; then
+	rm -rf "$S/git-vmlinux"
+	git_ worktree prune
+	git_ worktree add -q -f --detach "$S/git-vmlinux" "$(tail -1 "$S/git-commits" | cut -d' ' -f1)"
+	for cfg in "${links[@]}"; do start_link "$cfg"; done
+fi
 
 # --- each patch ---------------------------------------------------------
 while read -r sha patch; do
@@ -167,6 +207,7 @@ done < "$S/git-commits"
 status=0
 for cfg in "${cfgs[@]}"; do
 	if [ -z "${active[$cfg]:-}" ]; then
+		[ -z "${link_pid[$cfg]:-}" ] || wait "${link_pid[$cfg]}" || true
 		record FAIL "$name.bisect-$cfg" "no patch of the series adds config SWIOTLB_DYNAMIC to kernel/dma/Kconfig"
 		record FAIL "$name.vmlinux-$cfg" "not built: no patch adds SWIOTLB_DYNAMIC"
 		status=$EX_BUILD
@@ -178,18 +219,18 @@ for cfg in "${cfgs[@]}"; do
 	else
 		record PASS "$name.bisect-$cfg" "${from[$cfg]:+from $(echo "${from[$cfg]}" | cut -c1-4) on: }${nsteps[$cfg]} patches, ${#targets[@]} targets with W=1, no new warnings"
 	fi
-	if [[ " ${BISECT_VMLINUX:-dynamic-n dynamic-y} " != *" $cfg "* ]]; then
-		info "vmlinux with $cfg: not linked here (BISECT_VMLINUX=$BISECT_VMLINUX)"
-		continue
-	fi
 	log=$LOGS/vmlinux-$cfg.log
-	info "vmlinux with $cfg at the end of the series (log: $log)"
-	start=$SECONDS
-	if kmake "$tree" "$S/obj-$cfg" vmlinux > "$log" 2>&1; then
-		record PASS "$name.vmlinux-$cfg" "links after the last patch ($((SECONDS - start)) s)"
+	if [ -n "${link_err[$cfg]:-}" ]; then
+		record FAIL "$name.vmlinux-$cfg" "${link_err[$cfg]}"
+		status=$EX_BUILD
+	elif [ -z "${link_pid[$cfg]:-}" ]; then
+		info "vmlinux with $cfg: not linked here (BISECT_VMLINUX=$BISECT_VMLINUX)"
+	elif wait "${link_pid[$cfg]}"; then
+		record PASS "$name.vmlinux-$cfg" "links after the last patch ($(cat "$S/obj-vmlinux-$cfg/.link-seconds") s, alongside the steps)"
 	else
 		record FAIL "$name.vmlinux-$cfg" "$(first_error "$log") (log: $log)"
 		status=$EX_BUILD
 	fi
 done
+[ ${#links[@]} -eq 0 ] || git_ worktree remove --force "$S/git-vmlinux"
 exit $status
