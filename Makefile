@@ -316,12 +316,9 @@ test: deps
 	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
 	-@BISECT_VMLINUX=dynamic-n scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
-	@# The flavours side by side (each is mostly make's serial start on a
-	@# large config); each one's output is printed when both have ended.
 	-@for f in $(DEBIAN_FLAVOURS); do \
-		scripts/report/stage.sh debian-config.$$f scripts/checks/debian-config-check.sh $$f \
-			> $(B)/debian-config.$$f.log 2>&1 & \
-	done; wait; cat $(foreach f,$(DEBIAN_FLAVOURS),$(B)/debian-config.$(f).log)
+		scripts/report/stage.sh debian-config.$$f scripts/checks/debian-config-check.sh $$f; \
+	done
 	-@scripts/report/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
 	-@scripts/report/stage.sh bench-smoke $(MAKE) --no-print-directory bench-smoke
 	-@scripts/report/stage.sh kunit $(MAKE) --no-print-directory kunit
