@@ -121,7 +121,8 @@ TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 	-s "${SMP:-2}" -o "$out" || status=$?
 
 # Judge this run's lines only: RESULTS_FILE may hold earlier runs.
-before=$(wc -l < "$RESULTS_FILE" 2>/dev/null || echo 0)
+before=0
+[ ! -f "$RESULTS_FILE" ] || before=$(wc -l < "$RESULTS_FILE")
 "$top/scripts/kunit/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
 [ $status -eq 0 ] || exit $status
 tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name\." && exit $EX_TESTFAIL
