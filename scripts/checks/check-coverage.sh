@@ -14,7 +14,7 @@
 #
 # Builds in the git tree of scripts/checks/check-apply.sh at its last commit, in
 # O=SERIES/obj-NAME: after scripts/checks/check-bisect.sh, dynamic-n and dynamic-y
-# are already built and cost nothing here.
+# are configured and prepared; their targets build again, without W=1.
 # Records coverage-NAME per fragment.  Exits 0 if all passed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh

@@ -12,9 +12,10 @@
 # and one of the suite at its end, both under CONFIG_KUNIT) is applied after
 # the series to a tree of its own, build/src/kunit-SERIES; the shipped
 # series never contains it.  The config is the patched kernel's (no option
-# of its own), so that ccache shares every other object with that kernel.  The VM has no disk (nothing else may bounce while the suite
-# swaps the system's allocator) and 5 GiB of RAM, so that the 32-bit
-# DMA mask case has memory above 4 GiB to avoid.
+# of its own), so that ccache shares every other object with that kernel.
+# The VM has no disk (nothing else may bounce while the suite swaps the
+# system's allocator) and 5 GiB of RAM, so that the 32-bit DMA mask case
+# has memory above 4 GiB to avoid.
 #
 # KUNIT_DEBUG=1 adds configs/debug.config (KASAN, lockdep, kmemleak, ...;
 # the debug-kernel tests) in build/obj/kunit-SERIES-dynY-debug, results "kunit-debug".
