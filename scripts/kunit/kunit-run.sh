@@ -95,6 +95,9 @@ else
 	# patch 0028's index of the dynamic pools (not in SERIES=noscale)
 	grep -q 'swiotlb_index_update' "$tree/kernel/dma/swiotlb.c" &&
 		echo '#define SWIOTLB_KUNIT_POOL_INDEX 1' >> "$features"
+	# patch 0030's pools that double in size (not in SERIES=noscale)
+	grep -q 'swiotlb_grow_nslabs' "$tree/kernel/dma/swiotlb.c" &&
+		echo '#define SWIOTLB_KUNIT_GROW_STEPS 1' >> "$features"
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"

@@ -1194,6 +1194,75 @@ static void swiotlb_test_bench_pools(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(npools); i++)
 		test_bench_pools(test, npools[i]);
 }
+
+/*
+ * 8f. A burst to 256 MiB, from a private allocator with a default pool of
+ * the boot size (1 MiB with swiotlb=512, as the KUnit kernel boots): the
+ * grow worker runs until the allocator holds 256 MiB, and the case
+ * reports how many pools it took. Before patch 0030, every new pool has
+ * the default pool's size: 255 pools. With it, the first pool has that
+ * size and each further one twice the newest, up to
+ * swiotlb_max_grow_nslabs(); the case checks each size, the count (at
+ * most 16), and that a pool larger than the largest buddy block came
+ * from alloc_contig_pages() where the kernel has it, bounces, and is
+ * freed.
+ */
+#define TEST_BURST_BYTES	SZ_256M
+
+static void swiotlb_test_bench_grow(struct kunit *test)
+{
+	const unsigned long goal = TEST_BURST_BYTES >> IO_TLB_SHIFT;
+	const unsigned long boot = min(default_nslabs,
+		(unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT));
+	unsigned long largest = 0, prev = 0;
+	struct io_tlb_pool *pool, *newest;
+	struct swiotlb_test_ctx *ctx;
+	unsigned int npools = 0, i;
+	phys_addr_t tlb;
+	u64 ns;
+
+	ctx = test_ctx_create(test, boot, true, swiotlb_dyn_alloc);
+	ns = ktime_get_ns();
+	for (i = 0; i < 1024 && ctx->mem.nslabs < goal; i++)
+		swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	ns = ktime_get_ns() - ns;
+	KUNIT_EXPECT_GE_MSG(test, ctx->mem.nslabs, goal,
+			    "the worker stopped growing after %u runs", i);
+
+	/* oldest first: the list has the newest pool at its head */
+	list_for_each_entry_reverse(pool, &ctx->mem.pools, node) {
+		if (pool == &ctx->mem.defpool)
+			continue;
+		npools++;
+		largest = max(largest, pool->nslabs);
+#ifdef SWIOTLB_KUNIT_GROW_STEPS
+		KUNIT_EXPECT_EQ_MSG(test, pool->nslabs,
+				    prev ? min(2 * prev, swiotlb_max_grow_nslabs()) :
+				    min(default_nslabs, SWIOTLB_MAX_POOL_SLABS),
+				    "pool %u of the burst", npools);
+#endif
+		prev = pool->nslabs;
+	}
+	kunit_info(test, "bench: grow_to_mib %lu pools %u largest_kib %lu grow_us %llu\n",
+		   (ctx->mem.nslabs << IO_TLB_SHIFT) >> 20, npools,
+		   (largest << IO_TLB_SHIFT) >> 10, div_u64(ns, 1000));
+#ifdef SWIOTLB_KUNIT_GROW_STEPS
+	KUNIT_EXPECT_LE(test, npools, 16U);
+	KUNIT_EXPECT_EQ(test, largest > SWIOTLB_MAX_POOL_SLABS,
+			IS_ENABLED(CONFIG_CONTIG_ALLOC));
+#endif
+
+	/* the newest, largest pool serves the next map, and bounces */
+	newest = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	memset(page_address(ctx->orig_page), 0x5a, SZ_4K);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), newest);
+	KUNIT_EXPECT_EQ(test, memcmp(test_tlb_vaddr(ctx, tlb),
+				     page_address(ctx->orig_page), SZ_4K), 0);
+	test_ctx_destroy(test, ctx);
+}
 #endif
 
 #if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
@@ -1636,12 +1705,17 @@ static void swiotlb_test_misaligned_full_pool(struct kunit *test)
  * Follow-up fix 3: a new pool of the default size (64 MiB unless swiotlb=
  * says otherwise) is more than the buddy allocator serves in one piece.
  * v7 asks for it anyway, and __alloc_pages() warns (the harness flags the
- * WARNING); the fix caps the request at the largest order.
+ * WARNING); the fix caps the request at the largest order. Patch 0030
+ * serves larger pools from alloc_contig_pages(), up to its own limit.
  */
 static void swiotlb_test_pool_size_capped(struct kunit *test)
 {
+#ifdef SWIOTLB_KUNIT_GROW_STEPS
+	unsigned long max_slabs = swiotlb_max_grow_nslabs();
+#else
 	unsigned long max_slabs =
 		(unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT);
+#endif
 	struct io_tlb_pool *pool;
 
 	pool = swiotlb_alloc_pool(NULL, IO_TLB_MIN_SLABS,
@@ -1936,6 +2010,27 @@ static void swiotlb_test_shrink_hysteresis(struct kunit *test)
 
 #define TEST_SHRINK_ROUNDS	3
 
+/* Say which pools a calm left, and why the shrinker kept them. */
+static void test_shrink_report(struct kunit *test, struct io_tlb_mem *mem)
+{
+	struct io_tlb_pool *pool;
+	unsigned int i;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(pool, &mem->pools, node) {
+		if (pool == &mem->defpool)
+			continue;
+		for (i = 0; i < pool->nareas; i++)
+			kunit_info(test, "left: pool of %lu slots, area %u: used %lu, retired %d, last used %ld jiffies ago\n",
+				   pool->nslabs, i,
+				   READ_ONCE(pool->areas[i].used),
+				   READ_ONCE(pool->areas[i].retired),
+				   (long)(jiffies -
+					  READ_ONCE(pool->areas[i].last_used)));
+	}
+	rcu_read_unlock();
+}
+
 /*
  * Scan for idle pools until @cond holds or @deadline passes, as the
  * shrinker would, but with no hysteresis. Return the number of scans.
@@ -1967,7 +2062,7 @@ static void swiotlb_test_shrink_hysteresis(struct kunit *test)
 static void swiotlb_test_shrink_concurrent(struct kunit *test)
 {
 	unsigned long deadline = jiffies + 60 * HZ;
-	unsigned long grown, scans = 0;
+	unsigned long scans = 0;
 	struct swiotlb_test_ctx *ctx;
 	struct test_thread *threads;
 	atomic_t errors = ATOMIC_INIT(0);
@@ -1981,19 +2076,27 @@ static void swiotlb_test_shrink_concurrent(struct kunit *test)
 	while (time_before(jiffies, deadline) &&
 	       (rounds < TEST_SHRINK_ROUNDS ||
 		atomic_read(&maps) < nthreads * TEST_THREAD_ITERATIONS)) {
-		grown = READ_ONCE(ctx->mem.pools_grown);
+		/*
+		 * A burst lasts until a grown pool is there, not until one
+		 * more pool grows: the threads may have grown pools before
+		 * the first round, which can then hold the whole burst
+		 * (with pools that double, 1 + 2 MiB hold the 2 MiB that
+		 * the threads have in flight at most).
+		 */
 		WRITE_ONCE(calm, false);
 		scans += test_shrink_until(&ctx->mem,
-					   READ_ONCE(ctx->mem.pools_grown) != grown,
-					   deadline);
-		if (READ_ONCE(ctx->mem.pools_grown) == grown)
+					   READ_ONCE(ctx->mem.nslabs) !=
+					   ctx->mem.defpool.nslabs, deadline);
+		if (READ_ONCE(ctx->mem.nslabs) == ctx->mem.defpool.nslabs)
 			break;
 		WRITE_ONCE(calm, true);
 		scans += test_shrink_until(&ctx->mem,
 					   READ_ONCE(ctx->mem.nslabs) ==
 					   ctx->mem.defpool.nslabs, deadline);
-		if (READ_ONCE(ctx->mem.nslabs) != ctx->mem.defpool.nslabs)
+		if (READ_ONCE(ctx->mem.nslabs) != ctx->mem.defpool.nslabs) {
+			test_shrink_report(test, &ctx->mem);
 			break;
+		}
 		rounds++;
 	}
 	WRITE_ONCE(stop, true);
@@ -2588,6 +2691,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_area_major),
 	KUNIT_CASE(swiotlb_test_bench_pools),
+	KUNIT_CASE(swiotlb_test_bench_grow),
 #endif
 #if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_index_bounds),
