@@ -78,12 +78,14 @@ help:
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
-	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min)"
+	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min),"
+	@echo "                        then bench-pools into $(BENCH_OUT:$(CURDIR)/%=%)-pools/ (SERIES=full; ~20 min more cold)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
 	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
-	@echo "  make bench-pools      lookup and map cost against 1-256 pools, SERIES=noscale vs full (two KUnit kernels)"
+	@echo "  make bench-pools      lookup and map cost against 1-256 pools, and the pools of a 256 MiB burst,"
+	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
 	@echo "  make bench-smoke      one short run of each; checks the report's shape (~3 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
@@ -197,8 +199,11 @@ BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
 BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
+# With the full series, make bench also runs the pool-count bench of
+# bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools.
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
+	$(if $(filter full,$(SERIES)),scripts/bench/bench-pools.sh $(BENCH_OUT)-pools)
 
 # The shrinker: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.

@@ -6,14 +6,17 @@
 # usage: scripts/bench/bench-pools.sh OUTDIR
 #
 # Boots the KUnit kernel of SERIES=noscale (every patch above "# Scale")
-# and of the full series with only the case swiotlb_test_bench_pools
-# (tests/kunit/swiotlb_dynamic_kunit.c), which prints one "bench:" line per
-# pool count (1, 16, 64, 256): ns per swiotlb_find_pool() of an address
-# in the default pool, the newest and the oldest dynamic pool, and for a
-# device that never bounced, and ns per map and unmap of 2 KiB while every
-# dynamic pool is full.  QEMU TCG, plain (not icount): compare columns,
-# not machines.  Writes, and prints the first:
-#   OUTDIR/pools.md     the table, and the goals met or missed
+# and of the full series with only the cases swiotlb_test_bench_*
+# (tests/kunit/swiotlb_dynamic_kunit.c).  swiotlb_test_bench_pools prints
+# one "bench:" line per pool count (1, 16, 64, 256): ns per
+# swiotlb_find_pool() of an address in the default pool, the newest and
+# the oldest dynamic pool, and for a device that never bounced, and ns per
+# map and unmap of 2 KiB while every dynamic pool is full.
+# swiotlb_test_bench_grow prints one: how many pools the grow worker adds
+# to take a private allocator to 256 MiB, and the largest.  QEMU TCG,
+# plain (not icount): compare columns, not machines.  Writes, and prints
+# the first:
+#   OUTDIR/pools.md     the tables, and the goals met or missed
 #   OUTDIR/pools.json   the same numbers
 #   OUTDIR/pools.png    ns against pools, both axes log scale, if gnuplot
 #                       is installed; EX_MISSING at the end if not
@@ -32,24 +35,29 @@ runs=${BUILD:-$PROJECT_TOP/build}/runs
 for series in noscale full; do
 	info "the KUnit benchmark on SERIES=$series"
 	KUNIT_RUN=bench-pools-$series \
-	KUNIT_FILTER=swiotlb_dynamic.swiotlb_test_bench_pools \
+	KUNIT_FILTER='swiotlb_dynamic.swiotlb_test_bench_*' \
 	RESULTS_FILE=$out/kunit-results.txt \
 		"$PROJECT_TOP/scripts/kunit/kunit-run.sh" "$series" y >&2 ||
 		die $? "the benchmark case failed on SERIES=$series (see $runs/bench-pools-$series/console.log)"
 	tr -d '\r' < "$runs/bench-pools-$series/console.log" |
-		grep -ao 'bench: pools .*' |
+		grep -ao 'bench: .*' |
 		jq -Rn --arg series "$series" '[inputs |
 			[scan("([a-z_]+) ([0-9]+)") | {(.[0]): (.[1] | tonumber)}] |
 			add + {series: $series}]'
 done | jq -s 'add' > "$out/pools.json"
-rows=$(jq 'length' "$out/pools.json")
-[ "$rows" -eq 8 ] || die $EX_TESTFAIL "want 4 bench lines per series, got $rows in all ($out/pools.json)"
+rows=$(jq '[.[] | select(has("pools") and has("find_default_ns"))] | length' "$out/pools.json")
+[ "$rows" -eq 8 ] || die $EX_TESTFAIL "want 4 pool-count lines per series, got $rows in all ($out/pools.json)"
+rows=$(jq '[.[] | select(has("grow_to_mib"))] | length' "$out/pools.json")
+[ "$rows" -eq 2 ] || die $EX_TESTFAIL "want 1 burst line per series, got $rows in all ($out/pools.json)"
 
 jq -r '
 	def at($s; $n): first(.[] | select(.series == $s and .pools == $n));
 	def pct($a; $b): if $b == 0 then "n/a" else
 		(100 * ($a - $b) / $b | round) as $p |
 		(if $p >= 0 then "+" else "" end) + ($p | tostring) + "%" end;
+	(map(select(has("grow_to_mib")))) as $g |
+	def burst($s): first($g[] | select(.series == $s));
+	map(select(has("find_default_ns"))) |
 	. as $r | (map(.pools) | unique) as $counts |
 	def cell($n; $k): "\($r | at("noscale"; $n)[$k]) / \($r | at("full"; $n)[$k])";
 	"# Cost against the number of pools: SERIES=noscale / full, ns per operation",
@@ -67,7 +75,20 @@ jq -r '
 	"Goals, full series, 256 pools against 1 pool:",
 	"- map+unmap within +10%: \(pct(at("full"; 256).map_unmap_full_ns; at("full"; 1).map_unmap_full_ns)) (SERIES=noscale: \(pct(at("noscale"; 256).map_unmap_full_ns; at("noscale"; 1).map_unmap_full_ns)))",
 	"- lookup in the default pool: \(pct(at("full"; 256).find_default_ns; at("full"; 1).find_default_ns)) (SERIES=noscale: \(pct(at("noscale"; 256).find_default_ns; at("noscale"; 1).find_default_ns)))",
-	"- a device that never bounced pays nothing measurable: \(at("full"; 256).find_nobounce_ns) ns at 256 pools, \(at("full"; 1).find_nobounce_ns) ns at 1"
+	"- a device that never bounced pays nothing measurable: \(at("full"; 256).find_nobounce_ns) ns at 256 pools, \(at("full"; 1).find_nobounce_ns) ns at 1",
+	"",
+	"# A burst to 256 MiB: the pools that the grow worker adds",
+	"",
+	"KUnit case swiotlb_test_bench_grow: the worker runs on a private",
+	"allocator with a one-segment default pool until it holds 256 MiB; the",
+	"first pool has the boot pool'"'"'s size (swiotlb=512: 1 MiB).",
+	"",
+	"| series | pools | largest pool | swiotlb at the end | worker time |",
+	"|---|---:|---:|---:|---:|",
+	(("noscale", "full") as $s | burst($s) |
+		"| \($s) | \(.pools) | \(.largest_kib / 1024) MiB | \(.grow_to_mib) MiB | \(.grow_us / 1000 | round) ms |"),
+	"",
+	"Goal, full series: at most 16 pools for the burst: \(burst("full").pools) (SERIES=noscale: \(burst("noscale").pools))"
 ' "$out/pools.json" > "$out/pools.md"
 cat "$out/pools.md"
 
