@@ -98,6 +98,9 @@ else
 	# patch 0030's pools that double in size (not in SERIES=noscale)
 	grep -q 'swiotlb_grow_nslabs' "$tree/kernel/dma/swiotlb.c" &&
 		echo '#define SWIOTLB_KUNIT_GROW_STEPS 1' >> "$features"
+	# patch 0031's search hint (not in SERIES=noscale)
+	grep -q 'swiotlb_cpu_area' "$tree/kernel/dma/swiotlb.c" &&
+		echo '#define SWIOTLB_KUNIT_SEARCH_HINT 1' >> "$features"
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"

@@ -1265,6 +1265,79 @@ static void swiotlb_test_bench_grow(struct kunit *test)
 }
 #endif
 
+#if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
+/*
+ * 8g. Patch 0031: the slot search tries first the pool where it last
+ * found room (mem->hint). With three full dynamic pools, a map that finds
+ * room only in the default pool makes it the hint, and the next map takes
+ * the default pool even when the newest pool, which the list walk tries
+ * first, has room again. A pool that the shrinker frees is no longer the
+ * hint.
+ */
+static void swiotlb_test_search_hint(struct kunit *test)
+{
+	struct io_tlb_pool *pool, *pools[3];
+	struct swiotlb_test_ctx *ctx;
+	phys_addr_t fill[3], tlb;
+	unsigned int i;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	for (i = 0; i < ARRAY_SIZE(pools); i++) {
+		pools[i] = swiotlb_alloc_pool(NULL, IO_TLB_SEGSIZE,
+					      IO_TLB_SEGSIZE, 1,
+					      ctx->mem.phys_limit, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pools[i]);
+		KUNIT_ASSERT_EQ(test, add_mem_pool(&ctx->mem, pools[i]), 0);
+	}
+	KUNIT_EXPECT_NULL(test, READ_ONCE(ctx->mem.hint));
+
+	/* newest first: each map fills one dynamic pool */
+	for (i = 0; i < ARRAY_SIZE(fill); i++) {
+		fill[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+				   DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, fill[i], TEST_MAP_ERROR);
+		pool = test_pool_of(ctx, fill[i]);
+		KUNIT_EXPECT_PTR_EQ(test, pool, pools[ARRAY_SIZE(pools) - 1 - i]);
+		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), pool);
+	}
+
+	/* the room is in the default pool only: it becomes the hint */
+	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), &ctx->mem.defpool);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), &ctx->mem.defpool);
+	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+
+	/* the newest pool has room again, but the hint is tried first */
+	test_unmap(ctx, fill[0], TEST_SEG_BYTES, DMA_TO_DEVICE);
+	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), &ctx->mem.defpool);
+	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+
+	/* with the default pool full, the room moves, and the hint with it */
+	tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), &ctx->mem.defpool);
+	test_fill_add(test, ctx, tlb, TEST_SEG_BYTES);
+	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), pools[2]);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), pools[2]);
+	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+#ifdef CONFIG_SWIOTLB_SHRINK
+	/* idle now: the shrinker frees it, and it is the hint no more */
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			pools[2]->nslabs);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(ctx->mem.hint));
+	rcu_barrier();
+#endif
+	test_fill_add(test, ctx, fill[1], TEST_SEG_BYTES);
+	test_fill_add(test, ctx, fill[2], TEST_SEG_BYTES);
+	test_ctx_destroy(test, ctx);
+}
+#endif
+
 #if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 /*
  * 8e. The index of the dynamic pools (patch 0028) is a sorted array that
@@ -1949,15 +2022,23 @@ static void swiotlb_test_shrink_keeps_used(struct kunit *test)
 	struct swiotlb_test_ctx *ctx;
 	struct io_tlb_pool *pool;
 	unsigned long nslabs;
-	phys_addr_t tlb;
+	phys_addr_t tlb, seg;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
 	pool = test_grow_then_idle(test, ctx);
 	nslabs = ctx->mem.nslabs;
 
-	/* the newest pool is searched first */
+	/*
+	 * A map into the grown pool: a whole segment, held meanwhile, takes
+	 * the room of the pool that the search tries first (the newest one,
+	 * or with patch 0031 the default pool, where it last found room);
+	 * the next map then finds room in the grown pool either way.
+	 */
+	seg = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, seg, TEST_MAP_ERROR);
 	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_unmap(ctx, seg, TEST_SEG_BYTES, DMA_TO_DEVICE);
 	KUNIT_ASSERT_PTR_EQ(test, test_pool_of(ctx, tlb), pool);
 
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies), 0UL);
@@ -2692,6 +2773,9 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_area_major),
 	KUNIT_CASE(swiotlb_test_bench_pools),
 	KUNIT_CASE(swiotlb_test_bench_grow),
+#endif
+#if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
+	KUNIT_CASE(swiotlb_test_search_hint),
 #endif
 #if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_index_bounds),
