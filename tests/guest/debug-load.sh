@@ -168,10 +168,11 @@ inject_stop
 
 step pressure
 shrink_to_boot
-# memhog fills memory and keeps one page in each order-6 block (256 KiB)
-# and gives the rest back: no free block of order 6 is left for the grow
-# worker (1 MiB) or a 256 KiB mapping's transient pool, while nearly all
-# memory is free in smaller blocks.
+# memhog fills memory and keeps one page in each order-6 block (256 KiB),
+# locked where compaction does not move it, and gives the rest back: no
+# free block of order 6 is left for the grow worker (1 MiB) or a 256 KiB
+# mapping's transient pool, while nearly all memory is free in smaller
+# blocks.
 # memhog runs in the foreground, so that this shell forks nothing while
 # memory is at its tightest (a fork needs an order-3 stack on this kernel),
 # and leaves a child that holds the pages.
@@ -201,6 +202,10 @@ if [ -n "$hog" ]; then
 		sleep 0.2
 		n=$((n + 1))
 	done
+fi
+# memhog kept compaction off locked pages (the kernel's default is 1)
+if [ -w /proc/sys/vm/compact_unevictable_allowed ]; then
+	echo 1 > /proc/sys/vm/compact_unevictable_allowed
 fi
 
 step shrink_loop

@@ -26,13 +26,21 @@
  *    holds a page of; give all other pages back (munmap).  No block it
  *    kept a page in can become a free block of ORDER again.
  * 4. Put the watermarks back.
- * The test kernel has no compaction (and no swap), so the kept pages stay
- * put.  A fill that runs down to a nearly empty MemFree is no use: the
+ * The QEMU kernels have compaction, as Debian's do (it gives them
+ * CONFIG_CONTIG_ALLOC), and compaction would move the kept pages and
+ * make order-8 blocks again (kcompactd does, as soon as the fill is
+ * trimmed).  So the fill is locked from the start, the child below locks
+ * the pages again, and vm.compact_unevictable_allowed is set to 0 (where
+ * it exists), which keeps compaction off locked pages; it stays 0, and
+ * the caller sets it back.  alloc_contig_pages() still moves them, but
+ * only pools above 4 MiB come from there.  There is no swap.
+ * A fill that runs down to a nearly empty MemFree is no use: the
  * KASAN kernel forks with order-3 stacks, and an earlier version of this
  * hog got fio's fork OOM-killed that way.
  *
- * 5. Fork a child that holds the pages and sleeps until it is killed,
- *    write its PID to PID_FILE, and exit 0.
+ * 5. Fork a child that holds the pages, locks them (locks are not
+ *    inherited) and sleeps until it is killed, write its PID to
+ *    PID_FILE, and exit 0.
  * So the caller runs memhog in the foreground and forks nothing while the
  * fill has memory at its tightest: a fork then needs a kernel stack of
  * order 3 on the KASAN kernel (2 without KASAN), and the OOM killer came
@@ -142,6 +150,7 @@ static int sysctl_set(const char *path, long val)
 
 #define MIN_FREE "/proc/sys/vm/min_free_kbytes"
 #define WSF "/proc/sys/vm/watermark_scale_factor"
+#define UNEVICTABLE "/proc/sys/vm/compact_unevictable_allowed"
 
 /* Set bit @nr of the growing bitmap; returns its old value, -1 on ENOMEM. */
 static int test_and_set(uint8_t **map, size_t *bytes, uint64_t nr)
@@ -171,7 +180,8 @@ int main(int argc, char **argv)
 	uint8_t *blocks = NULL;
 	size_t map_bytes = 0;
 	long i, run, min_free, wsf;
-	int order, fd, was;
+	int order, fd, was, locked[2];
+	char lock_ok = 0;
 	FILE *pidf;
 	pid_t child;
 
@@ -188,6 +198,15 @@ int main(int argc, char **argv)
 	if (sysctl_get(MIN_FREE, &min_free) || sysctl_get(WSF, &wsf) ||
 	    sysctl_set(MIN_FREE, 256) || sysctl_set(WSF, 1)) {
 		perror("memhog: cannot lower the watermarks");
+		return 1;
+	}
+	if (!access(UNEVICTABLE, F_OK) && sysctl_set(UNEVICTABLE, 0)) {
+		perror("memhog: cannot keep compaction off locked pages");
+		return 1;
+	}
+	/* locked from the start: kcompactd works while the fill is trimmed */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		perror("memhog: mlockall");
 		return 1;
 	}
 
@@ -268,12 +287,22 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	/* The child shares the kept pages; they stay when the parent exits. */
+	if (pipe(locked) < 0) {
+		perror("memhog: pipe");
+		return 1;
+	}
 	child = fork();
 	if (child < 0) {
 		perror("memhog: fork");
 		return 1;
 	}
 	if (!child) {
+		char ok = !mlockall(MCL_CURRENT);
+
+		if (write(locked[1], &ok, 1) != 1 || !ok)
+			_exit(1);
+		close(locked[0]);
+		close(locked[1]);
 		fd = open("/dev/null", O_RDWR);
 		if (fd >= 0) {
 			dup2(fd, 0);
@@ -284,6 +313,13 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
+	close(locked[1]);
+	if (read(locked[0], &lock_ok, 1) != 1 || !lock_ok) {
+		fprintf(stderr, "memhog: the child could not lock the pages\n");
+		kill(child, SIGKILL);
+		return 1;
+	}
+	close(locked[0]);
 	pidf = fopen(argv[3], "w");
 	if (!pidf || fprintf(pidf, "%d\n", (int)child) < 0 || fclose(pidf)) {
 		perror("memhog: pid file");
