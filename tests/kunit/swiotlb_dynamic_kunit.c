@@ -27,6 +27,9 @@
 #define TEST_ORIG_ORDER		get_order(IO_TLB_SEGSIZE << IO_TLB_SHIFT)
 #define TEST_SEG_BYTES		(IO_TLB_SEGSIZE << IO_TLB_SHIFT)
 #define TEST_MAP_ERROR		((phys_addr_t)DMA_MAPPING_ERROR)
+/* slots in the largest buddy block (SWIOTLB_MAX_POOL_SLABS, which v7 lacks) */
+#define TEST_BUDDY_SLABS	\
+	((unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT))
 
 /**
  * struct test_mem_enc - what the set_memory_{de,en}crypted() seam saw
@@ -1212,8 +1215,7 @@ static void swiotlb_test_bench_pools(struct kunit *test)
 static void swiotlb_test_bench_grow(struct kunit *test)
 {
 	const unsigned long goal = TEST_BURST_BYTES >> IO_TLB_SHIFT;
-	const unsigned long boot = min(default_nslabs,
-		(unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT));
+	const unsigned long boot = min(default_nslabs, TEST_BUDDY_SLABS);
 	unsigned long largest = 0, prev = 0;
 	struct io_tlb_pool *pool, *newest;
 	struct swiotlb_test_ctx *ctx;
@@ -1786,8 +1788,7 @@ static void swiotlb_test_pool_size_capped(struct kunit *test)
 #ifdef SWIOTLB_KUNIT_GROW_STEPS
 	unsigned long max_slabs = swiotlb_max_grow_nslabs();
 #else
-	unsigned long max_slabs =
-		(unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT);
+	unsigned long max_slabs = TEST_BUDDY_SLABS;
 #endif
 	struct io_tlb_pool *pool;
 
