@@ -101,6 +101,9 @@ else
 	# patch 0031's search hint (not in SERIES=noscale)
 	grep -q 'swiotlb_cpu_area' "$tree/kernel/dma/swiotlb.c" &&
 		echo '#define SWIOTLB_KUNIT_SEARCH_HINT 1' >> "$features"
+	# patch 0032: the oldest pools first (not in SERIES=noscale)
+	grep -q 'swiotlb_hint_release' "$tree/kernel/dma/swiotlb.c" &&
+		echo '#define SWIOTLB_KUNIT_OLDEST_FIRST 1' >> "$features"
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"

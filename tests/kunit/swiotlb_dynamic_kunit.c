@@ -320,6 +320,21 @@ static struct io_tlb_pool *test_pool_of(struct swiotlb_test_ctx *ctx,
 #endif
 }
 
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+/*
+ * The pool that was added last: at the tail of @mem->pools with patch
+ * 0032 (the slot search tries the oldest pools first), at the head before.
+ */
+static struct io_tlb_pool *test_newest_pool(struct io_tlb_mem *mem)
+{
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	return list_last_entry(&mem->pools, struct io_tlb_pool, node);
+#else
+	return list_first_entry(&mem->pools, struct io_tlb_pool, node);
+#endif
+}
+#endif
+
 static enum test_pool_kind test_kind_of(struct swiotlb_test_ctx *ctx,
 					phys_addr_t tlb)
 {
@@ -549,7 +564,7 @@ static void swiotlb_test_grow_worker(struct kunit *test)
 	list_for_each_entry(pool, &ctx->mem.pools, node)
 		npools++;
 	KUNIT_ASSERT_EQ(test, npools, 2);
-	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	pool = test_newest_pool(&ctx->mem);
 	KUNIT_EXPECT_PTR_NE(test, pool, &ctx->mem.defpool);
 	KUNIT_EXPECT_FALSE(test, pool->transient);
 	KUNIT_EXPECT_EQ(test, ctx->mem.nslabs, nslabs + pool->nslabs);
@@ -1029,20 +1044,21 @@ static void swiotlb_test_pool_lookup(struct kunit *test)
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 /*
  * 8c. The slot search is area-major: this CPU's area in every pool comes
- * before the next area of any pool. Two pools of two areas are searched
- * before the default pool (new pools go to the head of the list); with
- * this CPU's area of the first one full, the next map must come from
- * this CPU's area of the second one, not from the other area of the
- * first one (where a pool-by-pool search would go).
+ * before the next area of any pool. Two pools of two areas, and the
+ * default pool full (it comes first or last, as the series orders the
+ * list); with this CPU's area of the first pool searched full, the next
+ * map must come from this CPU's area of the second one, not from the
+ * other area of the first one (where a pool-by-pool search would go).
  */
 static void swiotlb_test_area_major(struct kunit *test)
 {
-	struct io_tlb_pool *pool, *pools[3];
+	struct io_tlb_pool *pool, *pools[2];
 	struct swiotlb_test_ctx *ctx;
 	unsigned int i, n = 0, cpu;
 	phys_addr_t tlb[2];
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
+	test_fill_default_pool(test, ctx);
 	for (i = 0; i < 2; i++) {
 		pool = swiotlb_alloc_pool(NULL, 2 * IO_TLB_SEGSIZE,
 					  2 * IO_TLB_SEGSIZE, 2,
@@ -1050,12 +1066,14 @@ static void swiotlb_test_area_major(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, pool);
 		add_mem_pool(&ctx->mem, pool);
 	}
+	/* the dynamic pools in the order the search tries them */
 	list_for_each_entry(pool, &ctx->mem.pools, node) {
-		KUNIT_ASSERT_LT(test, n, 3U);
+		if (pool == &ctx->mem.defpool)
+			continue;
+		KUNIT_ASSERT_LT(test, n, 2U);
 		pools[n++] = pool;
 	}
-	KUNIT_ASSERT_EQ(test, n, 3U);
-	KUNIT_ASSERT_PTR_EQ(test, pools[2], &ctx->mem.defpool);
+	KUNIT_ASSERT_EQ(test, n, 2U);
 	KUNIT_ASSERT_EQ(test, pools[0]->nareas, 2U);
 	KUNIT_ASSERT_EQ(test, pools[1]->nareas, 2U);
 	KUNIT_ASSERT_EQ(test, pools[0]->area_nslabs,
@@ -1080,7 +1098,7 @@ static void swiotlb_test_area_major(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ_MSG(test, test_pool_of(ctx, tlb[1]), pools[1],
 				"the second map went to pool %s",
 				test_pool_of(ctx, tlb[1]) == pools[0] ?
-				"0 (pool-major search)" : "2 (default)");
+				"0 (pool-major search)" : "neither");
 	if (test_pool_of(ctx, tlb[1]) == pools[1])
 		KUNIT_EXPECT_EQ(test,
 				(unsigned int)((tlb[1] - pools[1]->start) >>
@@ -1096,10 +1114,10 @@ static void swiotlb_test_area_major(struct kunit *test)
  * pools (the default pool and small dynamic ones), the time per
  * swiotlb_find_pool() of an address in the default pool, the newest and
  * the oldest dynamic pool, and for a device that never bounced; and per
- * map and unmap of 2 KiB while every dynamic pool is full, so that the
- * slot search must pass them all. One "bench:" line per pool count
- * (scripts/bench/bench-pools.sh makes the table). The case fails only if
- * a lookup finds the wrong pool or a map fails.
+ * map and unmap of 2 KiB while every pool is full but the one that the
+ * slot search tries last, so that it must pass them all. One "bench:"
+ * line per pool count (scripts/bench/bench-pools.sh makes the table). The
+ * case fails only if a lookup finds the wrong pool or a map fails.
  */
 #define TEST_BENCH_LOOKUPS	20000
 #define TEST_BENCH_MAPS		2000
@@ -1121,7 +1139,7 @@ static u64 test_bench_find(struct kunit *test, struct device *dev,
 
 static void test_bench_pools(struct kunit *test, unsigned int npools)
 {
-	struct io_tlb_pool *pool, *oldest = NULL, *newest = NULL;
+	struct io_tlb_pool *pool, *room, *oldest = NULL, *newest = NULL;
 	struct device_dma_parameters parms = {};
 	struct swiotlb_test_ctx *ctx;
 	u64 find_default, find_newest, find_oldest, nobounce, map;
@@ -1162,13 +1180,21 @@ static void test_bench_pools(struct kunit *test, unsigned int npools)
 				      oldest);
 	nobounce = test_bench_find(test, nodev, newest->start + SZ_2K, NULL);
 
-	/* every dynamic pool full: the maps come from the default pool */
+	/*
+	 * Every pool full but the one the list walk tries last, where the
+	 * maps go: the default pool, or since patch 0032 (oldest first) the
+	 * newest pool.
+	 */
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	room = newest;
+#else
+	room = &ctx->mem.defpool;
+#endif
 	for (i = 1; i < npools; i++) {
 		fill[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
 				   DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
 		KUNIT_ASSERT_NE(test, fill[i], TEST_MAP_ERROR);
-		KUNIT_ASSERT_PTR_NE(test, test_pool_of(ctx, fill[i]),
-				    &ctx->mem.defpool);
+		KUNIT_ASSERT_PTR_NE(test, test_pool_of(ctx, fill[i]), room);
 	}
 	map = ktime_get_ns();
 	for (i = 0; i < TEST_BENCH_MAPS; i++) {
@@ -1231,8 +1257,12 @@ static void swiotlb_test_bench_grow(struct kunit *test)
 	KUNIT_EXPECT_GE_MSG(test, ctx->mem.nslabs, goal,
 			    "the worker stopped growing after %u runs", i);
 
-	/* oldest first: the list has the newest pool at its head */
+	/* oldest first: since patch 0032 the list order, before it reversed */
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	list_for_each_entry(pool, &ctx->mem.pools, node) {
+#else
 	list_for_each_entry_reverse(pool, &ctx->mem.pools, node) {
+#endif
 		if (pool == &ctx->mem.defpool)
 			continue;
 		npools++;
@@ -1254,8 +1284,16 @@ static void swiotlb_test_bench_grow(struct kunit *test)
 			IS_ENABLED(CONFIG_CONTIG_ALLOC));
 #endif
 
-	/* the newest, largest pool serves the next map, and bounces */
-	newest = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	/*
+	 * The newest, largest pool serves a map, and bounces. Since patch
+	 * 0032 the search tries the oldest pools first: point the search
+	 * hint, which it tries before them, at the newest pool, as a search
+	 * that found the older pools full would.
+	 */
+	newest = test_newest_pool(&ctx->mem);
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	WRITE_ONCE(ctx->mem.hint, newest);
+#endif
 	memset(page_address(ctx->orig_page), 0x5a, SZ_4K);
 	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
@@ -1270,15 +1308,19 @@ static void swiotlb_test_bench_grow(struct kunit *test)
 #if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
 /*
  * 8g. Patch 0031: the slot search tries first the pool where it last
- * found room (mem->hint). With three full dynamic pools, a map that finds
- * room only in the default pool makes it the hint, and the next map takes
- * the default pool even when the newest pool, which the list walk tries
- * first, has room again. A pool that the shrinker frees is no longer the
- * hint.
+ * found room (mem->hint). Four pools of one segment, w[] in the order the
+ * list walk tries them: newest first before patch 0032, oldest (the
+ * default pool) first since. With w[0..2] full, a map that finds room
+ * only in w[3] makes it the hint. When w[0] has room again:
+ * - before 0032, the next map still takes w[3], the hint;
+ * - since 0032, giving back slots of w[0], older than the hint, drops the
+ *   hint, and the next map takes w[0], the oldest pool with room.
+ * w[0] is the default pool then: the map goes to the default pool either
+ * way. A pool that the shrinker frees is no longer the hint.
  */
 static void swiotlb_test_search_hint(struct kunit *test)
 {
-	struct io_tlb_pool *pool, *pools[3];
+	struct io_tlb_pool *pool, *pools[3], *w[4];
 	struct swiotlb_test_ctx *ctx;
 	phys_addr_t fill[3], tlb;
 	unsigned int i;
@@ -1292,26 +1334,45 @@ static void swiotlb_test_search_hint(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, add_mem_pool(&ctx->mem, pools[i]), 0);
 	}
 	KUNIT_EXPECT_NULL(test, READ_ONCE(ctx->mem.hint));
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	w[0] = &ctx->mem.defpool;
+	for (i = 0; i < ARRAY_SIZE(pools); i++)
+		w[1 + i] = pools[i];
+#else
+	for (i = 0; i < ARRAY_SIZE(pools); i++)
+		w[i] = pools[ARRAY_SIZE(pools) - 1 - i];
+	w[3] = &ctx->mem.defpool;
+#endif
+	i = 0;
+	list_for_each_entry(pool, &ctx->mem.pools, node) {
+		KUNIT_ASSERT_LT(test, i, (unsigned int)ARRAY_SIZE(w));
+		KUNIT_EXPECT_PTR_EQ_MSG(test, pool, w[i], "pool %u of the list", i);
+		i++;
+	}
 
-	/* newest first: each map fills one dynamic pool */
+	/* each map fills one pool, in the order of the list */
 	for (i = 0; i < ARRAY_SIZE(fill); i++) {
 		fill[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
 				   DMA_TO_DEVICE, 0);
 		KUNIT_ASSERT_NE(test, fill[i], TEST_MAP_ERROR);
 		pool = test_pool_of(ctx, fill[i]);
-		KUNIT_EXPECT_PTR_EQ(test, pool, pools[ARRAY_SIZE(pools) - 1 - i]);
+		KUNIT_EXPECT_PTR_EQ(test, pool, w[i]);
 		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), pool);
 	}
 
-	/* the room is in the default pool only: it becomes the hint */
+	/* the room is in the last pool only: it becomes the hint */
 	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
-	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), &ctx->mem.defpool);
-	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), &ctx->mem.defpool);
+	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), w[3]);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), w[3]);
 	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
 
-	/* the newest pool has room again, but the hint is tried first */
+	/* the first pool has room again */
 	test_unmap(ctx, fill[0], TEST_SEG_BYTES, DMA_TO_DEVICE);
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	KUNIT_EXPECT_NULL_MSG(test, READ_ONCE(ctx->mem.hint),
+			      "slots of an older pool came back, the hint stayed");
+#endif
 	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb), &ctx->mem.defpool);
@@ -1966,7 +2027,7 @@ static struct io_tlb_pool *test_grow_then_idle(struct kunit *test,
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	test_fill_add(test, ctx, tlb, SZ_4K);
 	flush_work(&ctx->mem.dyn_alloc);
-	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	pool = test_newest_pool(&ctx->mem);
 	KUNIT_ASSERT_PTR_NE(test, pool, &ctx->mem.defpool);
 
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
@@ -2201,6 +2262,72 @@ static void swiotlb_test_shrink_concurrent(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 
+/*
+ * A trickle after a spike. The spike holds whole segments until the
+ * swiotlb has grown TEST_TRICKLE_POOLS pools, then gives everything back.
+ * Then one 4 KiB map and unmap every TEST_TRICKLE_PERIOD_MS goes on while
+ * the shrinker scans with a window of TEST_TRICKLE_WINDOW_MS (the 5 s
+ * hysteresis, scaled down). Within TEST_TRICKLE_SECS the swiotlb must be
+ * back to the default pool and at most the first pool it grew: a trickle
+ * must not keep the pools of the spike busy. It does when the slot search
+ * tries the newest pool first, or keeps to the pool where it last found
+ * room.
+ */
+#define TEST_TRICKLE_POOLS	3
+#define TEST_TRICKLE_PERIOD_MS	20
+#define TEST_TRICKLE_WINDOW_MS	200
+#define TEST_TRICKLE_SECS	3
+
+static void swiotlb_test_shrink_trickle(struct kunit *test)
+{
+	const unsigned long window = msecs_to_jiffies(TEST_TRICKLE_WINDOW_MS);
+	unsigned long boot, first = 0, peak, deadline;
+	struct swiotlb_test_ctx *ctx;
+	unsigned int i, trickles = 0;
+	phys_addr_t tlb;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	boot = ctx->mem.nslabs;
+
+	/* the spike */
+	while (ctx->mem.pools_grown < TEST_TRICKLE_POOLS) {
+		tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+			       DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		test_fill_add(test, ctx, tlb, TEST_SEG_BYTES);
+		flush_work(&ctx->mem.dyn_alloc);
+		if (!first && ctx->mem.nslabs > boot)
+			first = ctx->mem.nslabs - boot;
+	}
+	peak = ctx->mem.nslabs;
+	for (i = 0; i < ctx->nfill; i++)
+		test_unmap(ctx, ctx->fill[i], ctx->fill_size[i],
+			   DMA_TO_DEVICE);
+	ctx->nfill = 0;
+	KUNIT_ASSERT_GE(test, peak, 4 * boot);
+
+	/* the trickle, while reclaim asks the shrinker again and again */
+	deadline = jiffies + TEST_TRICKLE_SECS * HZ;
+	while (ctx->mem.nslabs > boot + first &&
+	       time_before(jiffies, deadline)) {
+		tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
+		trickles++;
+		swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies - window);
+		msleep(TEST_TRICKLE_PERIOD_MS);
+	}
+	kunit_info(test, "slots: boot %lu, first pool %lu, peak %lu, after %u trickle maps %lu\n",
+		   boot, first, peak, trickles, ctx->mem.nslabs);
+	if (ctx->mem.nslabs > boot + first)
+		test_shrink_report(test, &ctx->mem);
+	KUNIT_EXPECT_LE_MSG(test, ctx->mem.nslabs, boot + first,
+			    "the trickle kept pools of the spike for %d s",
+			    TEST_TRICKLE_SECS);
+	rcu_barrier();
+	test_ctx_destroy(test, ctx);
+}
+
 #endif /* CONFIG_SWIOTLB_SHRINK */
 
 #ifdef CONFIG_DMA_RESTRICTED_POOL
@@ -2296,7 +2423,7 @@ static void swiotlb_test_unencrypted_grow(struct kunit *test)
 	/* what a full swiotlb does; a map here would also try a transient pool */
 	schedule_work(&ctx->mem.dyn_alloc);
 	flush_work(&ctx->mem.dyn_alloc);
-	pool = list_first_entry(&ctx->mem.pools, struct io_tlb_pool, node);
+	pool = test_newest_pool(&ctx->mem);
 	KUNIT_ASSERT_PTR_NE_MSG(test, pool, &ctx->mem.defpool,
 				"the grow worker added no pool");
 	KUNIT_ASSERT_NOT_NULL_MSG(test, pool->vaddr,
@@ -2796,6 +2923,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_shrink_keeps_used),
 	KUNIT_CASE(swiotlb_test_shrink_hysteresis),
 	KUNIT_CASE(swiotlb_test_shrink_concurrent),
+	KUNIT_CASE(swiotlb_test_shrink_trickle),
 #endif
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_unencrypted_grow),
