@@ -71,7 +71,7 @@ help:
 	@echo "  make kernels          build both kernels (make kernel-base, make kernel-patched)"
 	@echo "  make initramfs        build $(INITRD:$(CURDIR)/%=%)"
 	@echo "  make qemu-grow        patched, swiotlb=512,force: fio verify, the pool must grow"
-	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again (the shrinker)"
+	@echo "  make qemu-shrink      patched, swiotlb=512,force: grow, drop_caches shrinks, grow again, a trickle keeps no pool (the shrinker)"
 	@echo "  make qemu-default     patched, swiotlb=force (64 MiB): the pool must not grow"
 	@echo "  make qemu-base-small  base, swiotlb=512,force: nslabs constant, 'buffer is full' noted"
 	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (the NVMe slot-search livelock)"

@@ -5,13 +5,22 @@
 #   shrink  2 s later (the pools are idle), echo 2 > drop_caches runs the
 #           shrinkers: the swiotlb is back to its boot size
 #   spike2  JOB again: it grows again
+#   trickle with io_tlb_shrink_delay_ms back at 5000 and one 4 KiB direct
+#           write every 0.5 s still going on, drop_caches every second
+#           for up to 30 s, until io_tlb_nslabs is at most twice the boot
+#           size (the boot size and one first-size pool): the trickle
+#           must not keep the pools of the spike busy
 # Reports fio-verify.sh's keys with the prefixes spike1. and spike2., and
 #   nslabs_boot                         io_tlb_nslabs before spike1
 #   nslabs_before_shrink, nslabs_after_shrink
 #   pools_before_shrink, pools_after_shrink   io_tlb_pools
 #   memfree_before_shrink, memfree_after_shrink  MemFree, KiB
 #   pools_grown, pools_freed            the counters after spike2
-#   nslabs_after                        io_tlb_nslabs at the end
+#   nslabs_after                        io_tlb_nslabs after spike2
+#   trickle.limit, trickle.seconds      the goal, and the seconds it took
+#                                       (30: not reached)
+#   trickle.nslabs_end, trickle.pools_end   io_tlb_nslabs, io_tlb_pools then
+#   trickle.writes, trickle.errors      the trickle's writes, failed writes
 # Exit status: 0, or 1 if a step could not run or fio failed.
 # shellcheck source=tests/guest/guest-lib.sh
 . /tests/guest-lib.sh
@@ -22,7 +31,8 @@ shrink_delay 1000 ||
 	{ fail "no io_tlb_shrink_delay_ms: a kernel without CONFIG_SWIOTLB_SHRINK"; exit 1; }
 memfree() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
 
-report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
+boot=$(swiotlb_read io_tlb_nslabs)
+report nslabs_boot "$boot"
 echo "harness: step spike1"
 REPORT_PREFIX=spike1. /tests/fio-verify.sh "$1" || status=1
 
@@ -43,4 +53,37 @@ REPORT_PREFIX=spike2. /tests/fio-verify.sh "$job" || status=1
 report pools_grown "$(swiotlb_read io_tlb_pools_grown)"
 report pools_freed "$(swiotlb_read io_tlb_pools_freed)"
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
+
+echo "harness: step trickle"
+shrink_delay 5000 || status=1
+limit=$((2 * boot))
+rm -f /tmp/trickle.stop
+(
+	# 4 KiB at 400 MiB and on, where neither fio job writes
+	n=0 errors=0
+	while [ ! -e /tmp/trickle.stop ]; do
+		dd if=/dev/zero of=/dev/vda bs=4k count=1 \
+			seek=$((102400 + n % 256)) oflag=direct 2>/dev/null ||
+			errors=$((errors + 1))
+		n=$((n + 1))
+		sleep 0.5
+	done
+	echo "$n $errors" > /tmp/trickle.count
+) &
+trickle=$!
+t=0
+while [ "$t" -lt 30 ] && [ "$(swiotlb_read io_tlb_nslabs)" -gt "$limit" ]; do
+	shrinkers_run || status=1
+	sleep 1
+	t=$((t + 1))
+done
+touch /tmp/trickle.stop
+wait "$trickle"
+read -r writes errors < /tmp/trickle.count
+report trickle.limit "$limit"
+report trickle.seconds "$t"
+report trickle.nslabs_end "$(swiotlb_read io_tlb_nslabs)"
+report trickle.pools_end "$(swiotlb_read io_tlb_pools)"
+report trickle.writes "$writes"
+report trickle.errors "$errors"
 exit "$status"

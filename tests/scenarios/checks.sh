@@ -221,6 +221,18 @@ scenario_check() {
 			else
 				check FAIL regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike, pools grown $(val pools_grown), freed $(val pools_freed) (want growth again)"
 			fi ;;
+		trickle)
+			# After the second spike, reclaim with a trickle of I/O
+			# still going on must give back the pools of the spike.
+			p=trickle. nst=$(val spike2.nslabs_after) lim=$(val trickle.limit)
+			facts="io_tlb_nslabs $nst after the spike -> $(val ${p}nslabs_end) ($(val ${p}pools_end) pools) after $(val ${p}seconds) s of drop_caches, with $(val ${p}writes) trickle writes ($(val ${p}errors) failed)"
+			if [ "$nst" -ge $((2 * lim)) ] && [ "$(val ${p}nslabs_end)" -le "$lim" ] &&
+			   [ "$(val ${p}seconds)" -lt 30 ] && [ "$(val ${p}writes)" -gt 0 ] &&
+			   [ "$(val ${p}errors)" = 0 ]; then
+				check PASS trickle "$facts"
+			else
+				check FAIL trickle "$facts (want a spike to at least 4x the boot size, then at most $lim slots within 30 s, and every write done)"
+			fi ;;
 		stall-in-swiotlb)
 			# The crash report must show the CPU spinning in the slot search,
 			# not some other bug. If every CPU spins with interrupts off no
