@@ -2328,6 +2328,133 @@ static void swiotlb_test_shrink_trickle(struct kunit *test)
 	test_ctx_destroy(test, ctx);
 }
 
+struct test_scan {
+	struct io_tlb_mem *mem;
+	struct completion done;
+	unsigned long freed;
+};
+
+static int test_scan_fn(void *data)
+{
+	struct test_scan *scan = data;
+
+	scan->freed = swiotlb_shrink(scan->mem, ULONG_MAX, jiffies);
+	complete(&scan->done);
+	return 0;
+}
+
+static unsigned int test_area_of(struct io_tlb_pool *pool, phys_addr_t tlb)
+{
+	return ((tlb - pool->start) >> IO_TLB_SHIFT) / pool->area_nslabs;
+}
+
+/*
+ * A busy pool is not retired, not even for a moment. A pool of two
+ * areas: area 1 full, area 0 free and idle; the default pool full. The
+ * test holds the lock of area 1 while a kthread on another CPU scans, and
+ * maps meanwhile. A scan that retires areas before it looks at the pool
+ * retires area 0 and then waits for the lock of area 1; the map then
+ * finds area 0 retired, takes a transient pool and asks the swiotlb to
+ * grow. A scan that looks first passes the pool, and the map lands in
+ * area 0.
+ */
+static void swiotlb_test_shrink_busy_not_retired(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct task_struct *task;
+	struct io_tlb_pool *pool;
+	struct test_scan scan;
+	phys_addr_t seg[2], tlb;
+	unsigned int i, busy, other;
+	unsigned long flags;
+	bool retired;
+
+	other = cpumask_next(0, cpu_online_mask);
+	if (!cpu_online(0) || other >= nr_cpu_ids)
+		kunit_skip(test, "the scan needs a CPU of its own");
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, NULL);
+	test_fill_default_pool(test, ctx);
+	pool = swiotlb_alloc_pool(NULL, 2 * IO_TLB_SEGSIZE, 2 * IO_TLB_SEGSIZE,
+				  2, ctx->mem.phys_limit, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, add_mem_pool(&ctx->mem, pool), 0);
+	KUNIT_ASSERT_EQ(test, pool->nareas, 2U);
+	for (i = 0; i < 2; i++) {
+		seg[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+				  DMA_TO_DEVICE, 0);
+		KUNIT_ASSERT_NE(test, seg[i], TEST_MAP_ERROR);
+		KUNIT_ASSERT_PTR_EQ(test, test_pool_of(ctx, seg[i]), pool);
+	}
+	busy = test_area_of(pool, seg[0]) == 1 ? 0 : 1;
+	KUNIT_ASSERT_EQ(test, test_area_of(pool, seg[busy]), 1U);
+	KUNIT_ASSERT_EQ(test, test_area_of(pool, seg[!busy]), 0U);
+	test_unmap(ctx, seg[!busy], TEST_SEG_BYTES, DMA_TO_DEVICE);
+	test_fill_add(test, ctx, seg[busy], TEST_SEG_BYTES);
+
+	scan.mem = &ctx->mem;
+	init_completion(&scan.done);
+	task = kthread_create(test_scan_fn, &scan, "swiotlb-kunit-scan");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	kthread_bind(task, other);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(0)), 0);
+
+	spin_lock_irqsave(&pool->areas[1].lock, flags);
+	wake_up_process(task);
+	/* up to 200 ms for the scan to retire area 0, or to finish */
+	for (i = 0; i < 2000 && !READ_ONCE(pool->areas[0].retired) &&
+	     !completion_done(&scan.done); i++)
+		udelay(100);
+	retired = READ_ONCE(pool->areas[0].retired);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE,
+		       DMA_ATTR_NO_WARN);
+	spin_unlock_irqrestore(&pool->areas[1].lock, flags);
+
+	wait_for_completion(&scan.done);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_EXPECT_FALSE_MSG(test, retired,
+			       "the scan retired an area of a busy pool");
+	KUNIT_EXPECT_EQ_MSG(test, test_kind_of(ctx, tlb), KIND_DYNAMIC,
+			    "the map went to a %s pool",
+			    kind_name[test_kind_of(ctx, tlb)]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->grow_requests), 0);
+	KUNIT_EXPECT_EQ(test, scan.freed, 0UL);
+	test_ctx_destroy(test, ctx);
+}
+
+/*
+ * A pool idle for longer than LONG_MAX jiffies (24.8 days at HZ=1000 with
+ * a 32-bit long) is idle: its areas' last_used, LONG_MAX + 2 jiffies
+ * back, is where time_after() turns around on 64-bit too. The scan must
+ * free the pool.
+ */
+static void swiotlb_test_shrink_long_idle(struct kunit *test)
+{
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long flags;
+	unsigned int i;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	pool = test_grow_then_idle(test, ctx);
+	for (i = 0; i < pool->nareas; i++) {
+		spin_lock_irqsave(&pool->areas[i].lock, flags);
+		WRITE_ONCE(pool->areas[i].last_used,
+			   jiffies - (unsigned long)LONG_MAX - 2);
+		spin_unlock_irqrestore(&pool->areas[i].lock, flags);
+	}
+	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies),
+			pool->nslabs);
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	KUNIT_EXPECT_EQ_MSG(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
+			    pool->nslabs,
+			    "a pool idle for LONG_MAX + 2 jiffies looked busy");
+	test_wait_freed(test, 1);
+	test_ctx_destroy(test, ctx);
+}
+
 #endif /* CONFIG_SWIOTLB_SHRINK */
 
 #ifdef CONFIG_DMA_RESTRICTED_POOL
@@ -2924,6 +3051,8 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_shrink_hysteresis),
 	KUNIT_CASE(swiotlb_test_shrink_concurrent),
 	KUNIT_CASE(swiotlb_test_shrink_trickle),
+	KUNIT_CASE(swiotlb_test_shrink_busy_not_retired),
+	KUNIT_CASE(swiotlb_test_shrink_long_idle),
 #endif
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_unencrypted_grow),
