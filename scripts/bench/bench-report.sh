@@ -49,7 +49,10 @@ kv_json < "$out/meta.txt" > "$out/meta.json"
 #   memory  per kernel, over its counted fio runs: io_tlb_nslabs at boot
 #           and the largest after a run, MemTotal and MemAvailable
 #           (medians), the largest io_tlb_used_hiwater (null: the kernel
-#           has no such counter, as base and v7)
+#           has no such counter, as base and v7); with a warm-up spike
+#           (bench-fio.sh), the smallest io_tlb_nslabs after it, and how
+#           many runs reached four times the boot size in the warm-up, how
+#           many only by the end of the load, and how many not at all
 #   dma_map_benchmark  every map_us_tT_gG of the dma runs that exited 0
 jq --slurpfile meta "$out/meta.json" '
 	def median: sort | length as $n |
@@ -88,7 +91,14 @@ jq --slurpfile meta "$out/meta.json" '
 		[$runs[] | select(.kernel == $k and counted) | .v] as $vs |
 		($vs | nums("nslabs_boot") | last // -1) as $boot |
 		($vs | nums("nslabs_after") | max // -1) as $after |
+		($vs | map(select(.nslabs_warm != null))) as $ws |
 		{kernel: $k, nslabs_boot: $boot, nslabs_after_max: $after,
+		 warmup_runs: ($ws | length),
+		 nslabs_warm_min: ($ws | nums("nslabs_warm") | min),
+		 grown_in_warmup: [$ws[] | select((.nslabs_warm | tonumber) >= 4 * $boot)] | length,
+		 grown_by_load: [$ws[] | select((.nslabs_warm | tonumber) < 4 * $boot and
+						(.nslabs_after | tonumber) >= 4 * $boot)] | length,
+		 not_grown: [$ws[] | select((.nslabs_after | tonumber) < 4 * $boot)] | length,
 		 swiotlb_boot_kib: ($boot * 2), swiotlb_after_kib: ($after * 2),
 		 memtotal_kib: ($vs | nums("memtotal_kib") | if length > 0 then median | floor else -1 end),
 		 memavail_kib: ($vs | nums("memavail_kib") | if length > 0 then median | floor else -1 end),
@@ -151,6 +161,16 @@ jq -r '
 	"|---|---:|---:|---:|---:|---:|",
 	($ks[] as $k | $r.memory[] | select(.kernel == $k) |
 		"| \($k) | \(.nslabs_boot | mib) MiB (\(.nslabs_boot) slots) | \(.nslabs_after_max | mib) MiB (\(.nslabs_after_max) slots) | \(.memtotal_kib / 1024 | fixed(1)) MiB | \(.memavail_kib / 1024 | fixed(1)) MiB | \(if .hiwater_max == null then "n/a" else "\(.hiwater_max) slots" end) |"),
+	"",
+	"Growth: a kernel with a warm-up spike (\($r.meta.growing_spike // "" | if . == "" then "none" else . end)) repeats it before each run until the",
+	"swiotlb holds four times its boot size. Smallest swiotlb after the warm-up, and",
+	"in how many counted runs it reached four times the boot size in the warm-up, only",
+	"by the end of the load, or not at all:",
+	"",
+	"| kernel | runs with a warm-up | swiotlb after it, smallest | grown in the warm-up | grown by the load | not grown |",
+	"|---|---:|---:|---:|---:|---:|",
+	($ks[] as $k | $r.memory[] | select(.kernel == $k and .warmup_runs > 0) |
+		"| \($k) | \(.warmup_runs) | \(.nslabs_warm_min | mib) MiB (\(.nslabs_warm_min) slots) | \(.grown_in_warmup) | \(.grown_by_load) | \(.not_grown) |"),
 	"",
 	"## dma_map_benchmark (edu device, \($r.meta.dma_seconds) s per case), microseconds",
 	"",

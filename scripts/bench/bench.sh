@@ -44,6 +44,10 @@
 #   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
 #     kernel is, for the report, and its parameters.  make bench-shrink
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
+#   GROWING_SPIKE (bench-spike.fio): the growing kernel's warm-up, a job
+#     of tests/fio that each of its runs repeats before the measured load
+#     until the swiotlb holds four times its boot size (tests/guest/bench-fio.sh);
+#     empty: none.  The other kernels have a 64 MiB pool: nothing to grow.
 #   GROWING_CMDLINE (swiotlb=512,force): the growing kernel's parameters.
 #     With one vCPU, requests complete quickly: at most 80 (small), 250-320
 #     (4way) and 280-420 (big) slots were in use at once, so a 512-slot
@@ -87,6 +91,10 @@ done
 kernels=(base default growing)
 declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing)
 declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
+growing_spike=${GROWING_SPIKE-bench-spike.fio}
+[ -z "$growing_spike" ] || [ -f "$PROJECT_TOP/tests/fio/$growing_spike" ] ||
+	die $EX_USAGE "no job file tests/fio/$growing_spike for GROWING_SPIKE"
+declare -A spike_arg=([base]='' [default]='' [growing]=${growing_spike:+,$growing_spike})
 icount=(-s "$smp" -x -icount -x "shift=2,sleep=off")
 
 rm -rf "$out/raw" "$out/failed.txt"
@@ -107,6 +115,7 @@ mkdir -p "$out/raw"
 	echo "default_label=${DEFAULT_LABEL:-patched}"
 	echo "growing_label=${GROWING_LABEL:-patched}"
 	for k in "${kernels[@]}"; do echo "cmdline_$k=${cmdline[$k]}"; done
+	echo "growing_spike=$growing_spike"
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/meta.txt"
 
@@ -142,7 +151,7 @@ for ((i = first_run; i <= runs; i++)); do
 		for k in "${kernels[@]}"; do
 			if [ "$i" = 0 ]; then label="$w, warm-up run (discarded)"
 			else label="$w, run $i of $runs"; fi
-			vm "$k" "$k-$w-$i" "$label" -t bench-fio -a "bench-$w.fio,$runtime" -d virtio
+			vm "$k" "$k-$w-$i" "$label" -t bench-fio -a "bench-$w.fio,$runtime${spike_arg[$k]}" -d virtio
 		done
 	done
 done

@@ -1,11 +1,19 @@
 #!/bin/sh
-# bench-fio JOBFILE RUNTIME: one benchmark run of /tests/fio/JOBFILE for
-# RUNTIME seconds (scripts/bench/bench.sh, the benchmark).  Reports:
+# bench-fio JOBFILE RUNTIME [SPIKE]: one benchmark run of /tests/fio/JOBFILE
+# for RUNTIME seconds (scripts/bench/bench.sh, the benchmark).  With SPIKE
+# (a job file), a warm-up first: SPIKE runs, and again while the swiotlb
+# holds less than four times its boot size and the last spike made it
+# grow, at most four times; then io_tlb_used_hiwater is reset, so that
+# hiwater is the measured load's.  Reports:
 #   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
+#   spikes, nslabs_warm         with SPIKE: how many spikes ran, and
+#                               io_tlb_nslabs after them (before the load)
+#   spike_hiwater               io_tlb_used_hiwater after the spikes
 #   hiwater                     io_tlb_used_hiwater after the load (> 0:
 #                               the I/O was bounced), where the kernel has
 #                               it (follow-up fix 8; not base, not v7)
+#   transient_after             io_tlb_transient_nslabs after the load
 #   read_kib_s, write_kib_s     fio's bandwidth, summed over its jobs
 #   fio_status, fio_errors, fio_jobs
 # No sampling of io_tlb_used during the run: it would take CPU time from
@@ -16,7 +24,9 @@
 
 job=/tests/fio/$1
 RUNTIME=$2
+spike=${3:+/tests/fio/$3}
 [ -f "$job" ] || { fail "no fio job file $job"; exit 2; }
+[ -z "$spike" ] || [ -f "$spike" ] || { fail "no fio job file $spike"; exit 2; }
 case "$RUNTIME" in
 ''|*[!0-9]*) fail "RUNTIME must be a number of seconds, not '$RUNTIME'"; exit 2 ;;
 esac
@@ -24,13 +34,32 @@ export RUNTIME
 
 report memtotal_kib "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 report memavail_kib "$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)"
-report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
+boot=$(swiotlb_read io_tlb_nslabs)
+report nslabs_boot "$boot"
+
+if [ -n "$spike" ]; then
+	spikes=0 before=-1 now=$boot
+	while [ "$spikes" -lt 4 ] && [ "$now" -lt $((4 * boot)) ] && [ "$now" != "$before" ]; do
+		echo "harness: warm-up spike $((spikes + 1)), io_tlb_nslabs $now"
+		fio --eta=never --output=/dev/null "$spike" ||
+			{ fail "the warm-up spike $spike failed"; exit 1; }
+		spikes=$((spikes + 1)) before=$now now=$(swiotlb_read io_tlb_nslabs)
+	done
+	report spikes "$spikes"
+	report nslabs_warm "$now"
+	if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
+		report spike_hiwater "$(swiotlb_read io_tlb_used_hiwater)"
+		echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
+	fi
+fi
 
 echo "harness: fio $job, $RUNTIME s"
 fio --eta=never --output-format=json --output=/tmp/fio.json "$job"
 status=$?
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 [ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
+[ -e "$SWIOTLB/io_tlb_transient_nslabs" ] &&
+	report transient_after "$(swiotlb_read io_tlb_transient_nslabs)"
 report fio_status "$status"
 
 fio_json /tmp/fio.json > /tmp/fio.report
