@@ -2,9 +2,9 @@
 # bench-fio JOBFILE RUNTIME [SPIKE]: one benchmark run of /tests/fio/JOBFILE
 # for RUNTIME seconds (scripts/bench/bench.sh, the benchmark).  With SPIKE
 # (a job file), a warm-up first: SPIKE runs, and again while the swiotlb
-# holds less than four times its boot size and the last spike made it
-# grow, at most four times; then io_tlb_used_hiwater is reset, so that
-# hiwater is the measured load's.  Reports:
+# holds less than four times its boot size, at most four times; then
+# io_tlb_used_hiwater is reset, so that hiwater is the measured load's.
+# Reports:
 #   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
 #   spikes, nslabs_warm         with SPIKE: how many spikes ran, and
@@ -38,12 +38,12 @@ boot=$(swiotlb_read io_tlb_nslabs)
 report nslabs_boot "$boot"
 
 if [ -n "$spike" ]; then
-	spikes=0 before=-1 now=$boot
-	while [ "$spikes" -lt 4 ] && [ "$now" -lt $((4 * boot)) ] && [ "$now" != "$before" ]; do
+	spikes=0 now=$boot
+	while [ "$spikes" -lt 4 ] && [ "$now" -lt $((4 * boot)) ]; do
 		echo "harness: warm-up spike $((spikes + 1)), io_tlb_nslabs $now"
 		fio --eta=never --output=/dev/null "$spike" ||
 			{ fail "the warm-up spike $spike failed"; exit 1; }
-		spikes=$((spikes + 1)) before=$now now=$(swiotlb_read io_tlb_nslabs)
+		spikes=$((spikes + 1)) now=$(swiotlb_read io_tlb_nslabs)
 	done
 	report spikes "$spikes"
 	report nslabs_warm "$now"
