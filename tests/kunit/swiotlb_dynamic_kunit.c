@@ -351,6 +351,13 @@ static enum test_pool_kind test_kind_of(struct swiotlb_test_ctx *ctx,
 	return KIND_DYNAMIC;
 }
 
+/* The area of @pool that holds the bounce buffer at @tlb. */
+static unsigned int __maybe_unused test_area_of(struct io_tlb_pool *pool,
+						 phys_addr_t tlb)
+{
+	return ((tlb - pool->start) >> IO_TLB_SHIFT) / pool->area_nslabs;
+}
+
 static void *test_tlb_vaddr(struct swiotlb_test_ctx *ctx, phys_addr_t tlb)
 {
 	struct io_tlb_pool *pool = test_pool_of(ctx, tlb);
@@ -1093,16 +1100,13 @@ static void swiotlb_test_area_major(struct kunit *test)
 		test_fill_add(test, ctx, tlb[i], i ? SZ_4K : TEST_SEG_BYTES);
 	}
 	KUNIT_EXPECT_PTR_EQ(test, test_pool_of(ctx, tlb[0]), pools[0]);
-	KUNIT_EXPECT_EQ(test, (unsigned int)((tlb[0] - pools[0]->start) >>
-			IO_TLB_SHIFT) / pools[0]->area_nslabs, cpu);
+	KUNIT_EXPECT_EQ(test, test_area_of(pools[0], tlb[0]), cpu);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, test_pool_of(ctx, tlb[1]), pools[1],
 				"the second map went to pool %s",
 				test_pool_of(ctx, tlb[1]) == pools[0] ?
 				"0 (pool-major search)" : "neither");
 	if (test_pool_of(ctx, tlb[1]) == pools[1])
-		KUNIT_EXPECT_EQ(test,
-				(unsigned int)((tlb[1] - pools[1]->start) >>
-				IO_TLB_SHIFT) / pools[1]->area_nslabs, cpu);
+		KUNIT_EXPECT_EQ(test, test_area_of(pools[1], tlb[1]), cpu);
 	test_ctx_destroy(test, ctx);
 }
 #endif
@@ -2341,11 +2345,6 @@ static int test_scan_fn(void *data)
 	scan->freed = swiotlb_shrink(scan->mem, ULONG_MAX, jiffies);
 	complete(&scan->done);
 	return 0;
-}
-
-static unsigned int test_area_of(struct io_tlb_pool *pool, phys_addr_t tlb)
-{
-	return ((tlb - pool->start) >> IO_TLB_SHIFT) / pool->area_nslabs;
 }
 
 /*
