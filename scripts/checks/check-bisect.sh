@@ -21,9 +21,12 @@
 #
 # Records bisect-dynamic-n, bisect-dynamic-y, vmlinux-dynamic-n and
 # vmlinux-dynamic-y.  BISECT_VMLINUX lists the configs whose vmlinux is
-# linked (default both): make test links only dynamic-n, since its
-# build-patched stage links the full series with DYNAMIC=y anyway (in a
-# larger config).  A link is a cold build of the whole config (4-5 min)
+# linked (unset: both; set and empty: none).  make test links none: its
+# build-patched stage links the full series with DYNAMIC=y (in a larger
+# config), and a DYNAMIC=n link is a cold build of a whole kernel (the
+# series changes include/linux/device.h, so ccache has none of its
+# objects); make port-checks and make check-bisect link both.
+# A link is a cold build of the whole config (4-5 min)
 # where a step is a few objects behind make's serial start, so the links
 # run alongside the steps, at a lower priority, in a git worktree at the
 # last patch (SERIES/git-vmlinux) with object directories of their own
@@ -153,7 +156,7 @@ info "bisect targets: ${targets[*]}; $(grep -c . "$baseline" || true) warnings u
 # --- vmlinux at the last patch, built while the steps run ----------------
 links=()
 for cfg in "${cfgs[@]}"; do
-	[[ " ${BISECT_VMLINUX:-dynamic-n dynamic-y} " == *" $cfg "* ]] && links+=("$cfg")
+	[[ " ${BISECT_VMLINUX-dynamic-n dynamic-y} " == *" $cfg "* ]] && links+=("$cfg")
 done
 if [ ${#links[@]} -gt 0 ]; then
 	rm -rf "$S/git-vmlinux"
@@ -224,7 +227,7 @@ for cfg in "${cfgs[@]}"; do
 		record FAIL "$name.vmlinux-$cfg" "${link_err[$cfg]}"
 		status=$EX_BUILD
 	elif [ -z "${link_pid[$cfg]:-}" ]; then
-		info "vmlinux with $cfg: not linked here (BISECT_VMLINUX=$BISECT_VMLINUX)"
+		info "vmlinux with $cfg: not linked here (BISECT_VMLINUX='${BISECT_VMLINUX-}')"
 	elif wait "${link_pid[$cfg]}"; then
 		record PASS "$name.vmlinux-$cfg" "links after the last patch ($(cat "$S/obj-vmlinux-$cfg/.link-seconds") s, alongside the steps)"
 	else

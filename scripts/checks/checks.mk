@@ -3,9 +3,10 @@
 #   make port-checks [SERIES=full|v7]   what `make test` runs: the series
 #       applies (quilt, git am), checkpatch, kernel-doc, a build after each
 #       patch (DYNAMIC=n, and =y from the patch that adds it) with vmlinux
-#       linked alongside the steps, and the x86_64 coverage configs.  About
-#       15 min from scratch on 2 CPUs with the DYNAMIC=n link only (make
-#       test); see scripts/checks/check-*.sh.
+#       of both linked alongside the steps, and the x86_64 coverage
+#       configs.  make test runs it with BISECT_VMLINUX= (no link: the
+#       build-patched stage links DYNAMIC=y, and a DYNAMIC=n link is a cold
+#       kernel build); see scripts/checks/check-*.sh.
 #   make cross-check [SERIES=...]       arch/arm/xen/mm.o and
 #       arch/mips/pci/pci-octeon.o with Debian's cross compilers (installed
 #       with apt-get when missing).  Not part of `make test`: it needs two
