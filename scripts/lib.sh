@@ -74,6 +74,9 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
 # Depend mode: on a miss ccache takes the headers from the compiler's own
 # dependency file (kbuild passes -Wp,-MMD) instead of running the
 # preprocessor first; a cold kernel build here took 539 s instead of 601.
+# The price: no hits across configs that differ (the kernel without the
+# shrinker gets none of the patched kernel's objects), as those came from
+# the preprocessor's output.
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 kernel_cc() {
 	if command -v ccache >/dev/null; then
