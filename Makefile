@@ -28,8 +28,8 @@ endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-ifneq ($(filter bench-shrink bench-perf bench-pools deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink bench-perf bench-pools deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
+ifneq ($(filter bench-shrink bench-perf bench-pools bench-timeline deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink bench-perf bench-pools bench-timeline deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -59,7 +59,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-pools bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -80,12 +80,15 @@ help:
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
 	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min),"
 	@echo "                        then bench-pools into $(BENCH_OUT:$(CURDIR)/%=%)-pools/ (SERIES=full; ~20 min more cold)"
+	@echo "                        and bench-timeline into $(BENCH_OUT:$(CURDIR)/%=%)-timeline/ (SERIES=full)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
 	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
 	@echo "  make bench-pools      lookup and map cost against 1-256 pools, and the pools of a 256 MiB burst,"
 	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
+	@echo "  make bench-timeline   the swiotlb second by second through spike, idle, trickle, pressure, spike:"
+	@echo "                        full series vs. without CONFIG_SWIOTLB_SHRINK, table and chart (2 VMs)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
 	@echo "  make bench-smoke      one short run of the small workload on each kernel; checks the report's shape (~1.5 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
@@ -200,10 +203,21 @@ BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MA
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
 # With the full series, make bench also runs the pool-count bench of
-# bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools.
-bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
+# bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools, and the
+# timeline of bench-timeline (the kernel without the shrinker), into
+# $(BENCH_OUT)-timeline.
+bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU) $(if $(filter full,$(SERIES)),$(NOSHRINK_OBJ)/$(BZ))
 	$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
 	$(if $(filter full,$(SERIES)),scripts/bench/bench-pools.sh $(BENCH_OUT)-pools)
+	$(if $(filter full,$(SERIES)),$(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(BENCH_OUT)-timeline)
+
+# What the swiotlb holds, second by second, through spike, idle, trickle,
+# pressure and spike, on the full series and on it without
+# CONFIG_SWIOTLB_SHRINK: one VM each (tests/guest/timeline.sh), a table
+# and a chart (scripts/bench/bench-timeline.sh).
+TIMELINE_ENV = BZIMAGE_noshrink=$(NOSHRINK_OBJ)/$(BZ) SMP=$(SMP)
+bench-timeline: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
+	$(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(BENCH_OUT)-timeline
 
 # The shrinker: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
