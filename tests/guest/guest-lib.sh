@@ -31,6 +31,32 @@ shrink_delay() {
 	echo "$1" 2>/dev/null > "$SWIOTLB/io_tlb_shrink_delay_ms"
 }
 
+# trickle_start: one 4 KiB direct write to /dev/vda every 0.5 s in the
+# background, at 400 MiB and on (where no fio job of tests/fio writes).
+# trickle_stop: stop it; sets TRICKLE_WRITES and TRICKLE_ERRORS.
+trickle_start() {
+	rm -f /tmp/trickle.stop
+	(
+		n=0 errors=0
+		while [ ! -e /tmp/trickle.stop ]; do
+			dd if=/dev/zero of=/dev/vda bs=4k count=1 \
+				seek=$((102400 + n % 256)) oflag=direct 2>/dev/null ||
+				errors=$((errors + 1))
+			n=$((n + 1))
+			sleep 0.5
+		done
+		echo "$n $errors" > /tmp/trickle.count
+	) &
+	TRICKLE_PID=$!
+}
+
+trickle_stop() {
+	touch /tmp/trickle.stop
+	wait "$TRICKLE_PID"
+	# shellcheck disable=SC2034 # read by the scripts that source this file
+	read -r TRICKLE_WRITES TRICKLE_ERRORS < /tmp/trickle.count
+}
+
 # sampler_start: sample io_tlb_used and io_tlb_nslabs every 0.2 s in the
 # background and keep the largest values seen in /tmp/sample.*.
 # sampler_stop: stop it and report used_max, nslabs_max and the sample count.

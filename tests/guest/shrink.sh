@@ -57,33 +57,18 @@ report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 echo "harness: step trickle"
 shrink_delay 5000 || status=1
 limit=$((2 * boot))
-rm -f /tmp/trickle.stop
-(
-	# 4 KiB at 400 MiB and on, where neither fio job writes
-	n=0 errors=0
-	while [ ! -e /tmp/trickle.stop ]; do
-		dd if=/dev/zero of=/dev/vda bs=4k count=1 \
-			seek=$((102400 + n % 256)) oflag=direct 2>/dev/null ||
-			errors=$((errors + 1))
-		n=$((n + 1))
-		sleep 0.5
-	done
-	echo "$n $errors" > /tmp/trickle.count
-) &
-trickle=$!
+trickle_start
 t=0
 while [ "$t" -lt 30 ] && [ "$(swiotlb_read io_tlb_nslabs)" -gt "$limit" ]; do
 	shrinkers_run || status=1
 	sleep 1
 	t=$((t + 1))
 done
-touch /tmp/trickle.stop
-wait "$trickle"
-read -r writes errors < /tmp/trickle.count
+trickle_stop
 report trickle.limit "$limit"
 report trickle.seconds "$t"
 report trickle.nslabs_end "$(swiotlb_read io_tlb_nslabs)"
 report trickle.pools_end "$(swiotlb_read io_tlb_pools)"
-report trickle.writes "$writes"
-report trickle.errors "$errors"
+report trickle.writes "$TRICKLE_WRITES"
+report trickle.errors "$TRICKLE_ERRORS"
 exit "$status"

@@ -37,7 +37,7 @@ phase() { echo "$1" > /tmp/timeline.phase; echo "harness: phase $1"; }
 phase boot
 boot=$(swiotlb_read io_tlb_nslabs)
 report nslabs_boot "$boot"
-rm -f /tmp/timeline.stop /tmp/trickle.stop
+rm -f /tmp/timeline.stop
 start=$(uptime_s)
 (
 	n=0
@@ -70,19 +70,7 @@ phase idle
 sleep "$idle"
 
 phase trickle
-(
-	# 4 KiB at 400 MiB and on, where the spike does not write
-	n=0 errors=0
-	while [ ! -e /tmp/trickle.stop ]; do
-		dd if=/dev/zero of=/dev/vda bs=4k count=1 \
-			seek=$((102400 + n % 256)) oflag=direct 2>/dev/null ||
-			errors=$((errors + 1))
-		n=$((n + 1))
-		sleep 0.5
-	done
-	echo "$n $errors" > /tmp/trickle.count
-) &
-trickler=$!
+trickle_start
 sleep "$trickle_s"
 
 phase pressure
@@ -92,12 +80,10 @@ while [ "$t" -lt "$pressure" ]; do
 	sleep 1
 	t=$((t + 1))
 done
-touch /tmp/trickle.stop
-wait "$trickler"
-read -r writes errors < /tmp/trickle.count
-report trickle.writes "$writes"
-report trickle.errors "$errors"
-[ "$errors" = 0 ] || status=1
+trickle_stop
+report trickle.writes "$TRICKLE_WRITES"
+report trickle.errors "$TRICKLE_ERRORS"
+[ "$TRICKLE_ERRORS" = 0 ] || status=1
 
 phase spike2
 spike
