@@ -1,9 +1,12 @@
 #!/bin/sh
-# bench-fio JOBFILE RUNTIME [SPIKE]: one benchmark run of /tests/fio/JOBFILE
-# for RUNTIME seconds (scripts/bench/bench.sh, the benchmark).  With SPIKE
-# (a job file), a warm-up first: SPIKE runs, and again while the swiotlb
-# holds less than four times its boot size, at most four times; then
-# io_tlb_used_hiwater is reset, so that hiwater is the measured load's.
+# bench-fio JOBFILE RUNTIME [SPIKE [MAXSPIKES]]: one benchmark run of
+# /tests/fio/JOBFILE for RUNTIME seconds (scripts/bench/bench.sh, the
+# benchmark).  With SPIKE (a job file), a warm-up first: SPIKE runs, and
+# again while the swiotlb holds less than four times its boot size, at most
+# MAXSPIKES (4) times; then io_tlb_used_hiwater is reset, so that hiwater is
+# the measured load's.  After the load, if the swiotlb grew: reclaim, as a
+# guest short of memory would (drop_caches, which runs the shrinkers, once a
+# second, for at most 15 s, until the swiotlb is back to its boot size).
 # Reports:
 #   memtotal_kib, memavail_kib  /proc/meminfo after boot, before the load
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load
@@ -14,6 +17,11 @@
 #                               the I/O was bounced), where the kernel has
 #                               it (follow-up fix 8; not base, not v7)
 #   transient_after             io_tlb_transient_nslabs after the load
+#   nslabs_reclaim, reclaim_s   io_tlb_nslabs after the reclaim, and its
+#                               seconds (-1: not back to the boot size);
+#                               nslabs_after and 0 if the swiotlb did not grow
+#   swiotlb_full                "swiotlb buffer is full" lines in the kernel
+#                               log (rate-limited by the kernel: a lower bound)
 #   read_kib_s, write_kib_s     fio's bandwidth, summed over its jobs
 #   fio_status, fio_errors, fio_jobs
 # No sampling of io_tlb_used during the run: it would take CPU time from
@@ -25,10 +33,14 @@
 job=/tests/fio/$1
 RUNTIME=$2
 spike=${3:+/tests/fio/$3}
+maxspikes=${4:-4}
 [ -f "$job" ] || { fail "no fio job file $job"; exit 2; }
 [ -z "$spike" ] || [ -f "$spike" ] || { fail "no fio job file $spike"; exit 2; }
 case "$RUNTIME" in
 ''|*[!0-9]*) fail "RUNTIME must be a number of seconds, not '$RUNTIME'"; exit 2 ;;
+esac
+case "$maxspikes" in
+''|*[!0-9]*|0) fail "MAXSPIKES must be a positive number, not '$maxspikes'"; exit 2 ;;
 esac
 export RUNTIME
 
@@ -39,7 +51,7 @@ report nslabs_boot "$boot"
 
 if [ -n "$spike" ]; then
 	spikes=0 now=$boot
-	while [ "$spikes" -lt 4 ] && [ "$now" -lt $((4 * boot)) ]; do
+	while [ "$spikes" -lt "$maxspikes" ] && [ "$now" -lt $((4 * boot)) ]; do
 		echo "harness: warm-up spike $((spikes + 1)), io_tlb_nslabs $now"
 		fio --eta=never --output=/dev/null "$spike" ||
 			{ fail "the warm-up spike $spike failed"; exit 1; }
@@ -60,6 +72,20 @@ report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 [ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 [ -e "$SWIOTLB/io_tlb_transient_nslabs" ] &&
 	report transient_after "$(swiotlb_read io_tlb_transient_nslabs)"
+
+now=$(swiotlb_read io_tlb_nslabs) waited=0
+if [ "$now" -gt "$boot" ]; then
+	waited=-1
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		shrinkers_run
+		sleep 1
+		now=$(swiotlb_read io_tlb_nslabs)
+		[ "$now" -gt "$boot" ] || { waited=$t; break; }
+	done
+fi
+report nslabs_reclaim "$now"
+report reclaim_s "$waited"
+report swiotlb_full "$(dmesg | grep -c 'swiotlb buffer is full')"
 report fio_status "$status"
 
 fio_json /tmp/fio.json > /tmp/fio.report
