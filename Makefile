@@ -78,7 +78,8 @@ help:
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
-	@echo "                        cover letter's table in $(BENCH_OUT:$(CURDIR)/%=%)/ (RUNS=, RUNTIME=; ~25 min),"
+	@echo "                        cover letter's table, and memory against bandwidth (base sized to growing's"
+	@echo "                        peak; SERIES=full: growing without the shrinker) in $(BENCH_OUT:$(CURDIR)/%=%)/ (~30 min),"
 	@echo "                        then bench-pools into $(BENCH_OUT:$(CURDIR)/%=%)-pools/ (SERIES=full; ~20 min more cold)"
 	@echo "                        and bench-timeline into $(BENCH_OUT:$(CURDIR)/%=%)-timeline/ (SERIES=full)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
@@ -202,12 +203,16 @@ BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
 BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
+# bench.sh runs base with a pool sized to growing's peak too (SIZED=1); with
+# the full series, also the growing case without the shrinker (noshrink), for
+# the table of memory against bandwidth.
 # With the full series, make bench also runs the pool-count bench of
 # bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools, and the
 # timeline of bench-timeline (the kernel without the shrinker), into
 # $(BENCH_OUT)-timeline.
 bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU) $(if $(filter full,$(SERIES)),$(NOSHRINK_OBJ)/$(BZ))
-	$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
+	$(if $(filter full,$(SERIES)),BZIMAGE_noshrink=$(NOSHRINK_OBJ)/$(BZ)) \
+		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
 	$(if $(filter full,$(SERIES)),scripts/bench/bench-pools.sh $(BENCH_OUT)-pools)
 	$(if $(filter full,$(SERIES)),$(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(BENCH_OUT)-timeline)
 
@@ -222,7 +227,7 @@ bench-timeline: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 # The shrinker: the shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
-	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" \
+	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" SIZED=0 \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-shrink
 
 # The performance patches: the growing case before and after the performance patches, in
@@ -232,7 +237,7 @@ bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	$(MAKE) --no-print-directory SERIES=noperf kernel-patched
 	BZIMAGE_default=$(B)/obj/noperf/$(BZ) DEFAULT_LABEL="SERIES=noperf (before the performance patches)" \
-		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" \
+		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" SIZED=0 \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-perf
 
 # The cost of a lookup, and of a map and unmap, against the number of

@@ -17,6 +17,15 @@
 #   - bouncing: the patched kernels' io_tlb_used_hiwater is above 0 after
 #     the runs (full series only: base and v7 have no such counter; the
 #     qemu-base-small scenario shows that base bounces the same disk);
+#   - sized (when bench.sh ran it): the base kernel booted with the pool
+#     size in meta.txt, a whole number of 128-slot segments no smaller
+#     than what the growing runs of the first round reached;
+#   - the table of memory against bandwidth has a row per kernel with a
+#     bandwidth in every workload's cell, and each kernel's runs counted
+#     their "swiotlb buffer is full" lines; the goals are listed (met or
+#     not is the bench's finding, not a check);
+#   - reclaim (full series): every growing run that grew was back to its
+#     boot size after the reclaim (the shrinker, CONFIG_SWIOTLB_SHRINK);
 #   - dma_map_benchmark: 4 cases for each kernel, map and unmap above 0 us;
 #   - bench.png is a PNG image.
 # Records one result per check (bench.smoke.*) with scripts/lib.sh.
@@ -43,6 +52,7 @@ check() { # check NAME REASON COMMAND...: record PASS if COMMAND succeeds
 	fi
 }
 j=$out/bench.json
+mem() { jq -r --arg k "$1" --arg f "$2" '.memory[] | select(.kernel == $k) | .[$f]' "$j"; }
 
 failed=yes
 [ -s "$out/failed.txt" ] && failed=$(tr '\n' ' ' < "$out/failed.txt")
@@ -54,8 +64,11 @@ check json "bench.json parses" jq -e '.fio and .memory and .dma_map_benchmark' "
 
 runs=$(jq -r .meta.runs "$j")
 series=$(jq -r .meta.series "$j")
+sized=$(jq -r '.meta.sized_nslabs // "none"' "$j")
+kernels=(base default growing)
+[ "$sized" = none ] || kernels+=(sized)
 for w in $(jq -r .meta.workloads "$j"); do
-	for k in base default growing; do
+	for k in "${kernels[@]}"; do
 		row=$(jq -c --arg k "$k" --arg w "$w" '.fio[] | select(.kernel == $k and .workload == $w)' "$j")
 		check "fio.$k.$w" "$(jq -r '"\(.runs) runs, \(.failed) failed, median \(.median_mib_s) MiB/s"' <<< "${row:-null}" 2>/dev/null)" \
 			jq -e --argjson n "$runs" '.runs == $n and .failed == 0 and .median_mib_s > 0' <<< "${row:-null}"
@@ -66,7 +79,23 @@ for w in $(jq -r .meta.workloads "$j"); do
 		grep -qE "^\| $w \| [^|]+ \| [^|]+ \| (<0\.1|[-+][0-9]+\.[0-9])% \| [^|]+ \| (<0\.1|[-+][0-9]+\.[0-9])% \|$" <<< "$line"
 done
 
+if [ "$sized" != none ]; then
+	check sized.size "sized: ${sized:-no size} slots (growing reached $(jq -r '.memory[] | select(.kernel == "growing") | .peak_nslabs' "$j"))" \
+		jq -e '(.meta.sized_nslabs | tonumber) as $n |
+			$n % 128 == 0 and $n >= (.memory[] | select(.kernel == "growing") | .peak_nslabs)' "$j"
+fi
+for k in "${kernels[@]}"; do
+	[ "$k" = default ] && continue
+	line=$(grep -E "^\| $k \(" "$out/bench.md" | head -n 1)
+	check "gain.$k" "memory against bandwidth: ${line:-missing}" \
+		grep -qE "^\| $k \(.* MiB \| ([0-9]+\.[0-9]+ \((base|<0\.1%|[-+][0-9]+\.[0-9]%)\) \| )+[0-9]+ \|$" <<< "$line"
+done
+check goals "the goals are listed: $(jq -r '[.goals[] | "\(.goal): \(.value)"] | join("; ")' "$j")" \
+	jq -e '(.goals | length) > 0' "$j"
+
 if [ "$series" = full ]; then
+	check reclaim.growing "growing after the reclaim: at most $(mem growing reclaim_nslabs_max) slots, $(mem growing not_reclaimed) runs not back to the boot size" \
+		jq -e '.memory[] | select(.kernel == "growing") | .reclaim_nslabs_max == .nslabs_boot and .not_reclaimed == 0' "$j"
 	for k in default growing; do
 		h=$(jq -r --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max' "$j")
 		check "bounced.$k" "io_tlb_used_hiwater after the runs: ${h:-missing}" \
@@ -74,10 +103,10 @@ if [ "$series" = full ]; then
 	done
 fi
 
-mem() { jq -r --arg k "$1" --arg f "$2" '.memory[] | select(.kernel == $k) | .[$f]' "$j"; }
-for k in base default growing; do
+for k in "${kernels[@]}"; do
 	want=32768
 	[ "$k" = growing ] && want=512
+	[ "$k" = sized ] && want=$sized
 	check "pool.$k" "$(mem "$k" nslabs_boot) slots at boot (want $want), $(mem "$k" nslabs_after_max) after" \
 		jq -e --arg k "$k" --argjson n "$want" \
 		'.memory[] | select(.kernel == $k) | .nslabs_boot == $n and .nslabs_after_max >= $n and .memtotal_kib > 0' \

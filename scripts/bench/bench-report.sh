@@ -102,7 +102,13 @@ jq --slurpfile meta "$out/meta.json" '
 		 swiotlb_boot_kib: ($boot * 2), swiotlb_after_kib: ($after * 2),
 		 memtotal_kib: ($vs | nums("memtotal_kib") | if length > 0 then median | floor else -1 end),
 		 memavail_kib: ($vs | nums("memavail_kib") | if length > 0 then median | floor else -1 end),
-		 hiwater_max: ($vs | nums("hiwater") | max)}],
+		 hiwater_max: ($vs | nums("hiwater") | max),
+		 peak_nslabs: ($vs | [nums("nslabs_boot"), nums("nslabs_warm"), nums("nslabs_after")] | add | max // -1),
+		 reclaim_nslabs_max: ($vs | nums("nslabs_reclaim") | max),
+		 reclaim_s_max: ($vs | nums("reclaim_s") | max),
+		 not_reclaimed: ($vs | nums("reclaim_s") | map(select(. < 0)) | length),
+		 transient_after_max: ($vs | nums("transient_after") | max),
+		 swiotlb_full: ($vs | nums("swiotlb_full") | if length > 0 then add else null end)}],
 	 dma_map_benchmark: [.[] | select(.workload == "dma" and .v.exit == "0") |
 		.kernel as $k | .v as $v | $v | keys[] |
 		capture("^map_us_t(?<t>[0-9]+)_g(?<g>[0-9]+)$") |
@@ -110,7 +116,20 @@ jq --slurpfile meta "$out/meta.json" '
 		{kernel: $k, threads: (.t | tonumber), granule: (.g | tonumber),
 		 map_us: ($v["map_us" + $s] | tonumber), map_sd_us: ($v["map_sd" + $s] | tonumber),
 		 unmap_us: ($v["unmap_us" + $s] | tonumber), unmap_sd_us: ($v["unmap_sd" + $s] | tonumber)}
-	 ] | sort_by(.kernel, .threads, .granule)}
+	 ] | sort_by(.kernel, .threads, .granule)} |
+	# The goals of the growing kernel, met or missed, with the numbers:
+	# bandwidth within 1 % of base per workload, and the swiotlb held after
+	# the reclaim at most 1/8 of what base holds.
+	. as $r |
+	.goals = ([$r.diff_pct[] | select(.kernel == "growing") |
+		{goal: "growing within 1 % of base, \(.workload)",
+		 value: "\(if .diff_pct > 0 then "+" else "" end)\(.diff_pct) %",
+		 met: (.diff_pct >= -1 and .diff_pct <= 1)}] +
+		[first($r.memory[] | select(.kernel == "base")) as $b |
+		 $r.memory[] | select(.kernel == "growing" and .reclaim_nslabs_max != null) |
+		 {goal: "growing holds at most 1/8 of base after reclaim",
+		  value: "\(.reclaim_nslabs_max) of \($b.nslabs_boot) slots",
+		  met: (.reclaim_nslabs_max * 8 <= $b.nslabs_boot)}])
 ' "$out/runs.json" > "$out/bench.json" || die $EX_TESTFAIL "cannot compute the statistics of $out"
 
 # --- Markdown, from bench.json ---
@@ -122,6 +141,8 @@ jq -r '
 		(if ($s | length) <= $d then ("0" * ($d + 1 - ($s | length))) + $s else $s end) as $p |
 		(if $n < 0 then "-" else "" end) + $p[0:($p | length) - $d] + "." + $p[($p | length) - $d:];
 	. as $r | ["base", "default", "growing"] as $ks |
+	($r.meta.kernels // "base default growing" | split(" ") |
+	 map(select(. != "sized" or ($r.meta.sized_nslabs // "") != ""))) as $all |
 	($r.meta.workloads | split(" ")) as $ws |
 	def fio($k; $w): first($r.fio[] | select(.kernel == $k and .workload == $w)) // null;
 	def var($k; $w): fio($k; $w) | if . != null and .runs > 1 then "\(.cov_pct | fixed(2))%" else "n/a" end;
@@ -147,7 +168,7 @@ jq -r '
 	"",
 	"| workload | kernel | runs | failed | median | mean | min | max | var |",
 	"|---|---|---:|---:|---:|---:|---:|---:|---:|",
-	($ws[] as $w | $ks[] as $k | fio($k; $w) | select(. != null) |
+	($ws[] as $w | $all[] as $k | fio($k; $w) | select(. != null) |
 		"| \($w) | \($k) | \(.runs) | \(.failed) | \(.median_mib_s | fixed(2)) | \(.mean_mib_s | fixed(2)) | \(.min_mib_s | fixed(2)) | \(.max_mib_s | fixed(2)) | \(.cov_pct | fixed(2))% |"),
 	"",
 	"## Memory",
@@ -159,7 +180,7 @@ jq -r '
 	"",
 	"| kernel | swiotlb at boot | swiotlb after | MemTotal | MemAvailable | hiwater |",
 	"|---|---:|---:|---:|---:|---:|",
-	($ks[] as $k | $r.memory[] | select(.kernel == $k) |
+	($all[] as $k | $r.memory[] | select(.kernel == $k) |
 		"| \($k) | \(.nslabs_boot | mib) MiB (\(.nslabs_boot) slots) | \(.nslabs_after_max | mib) MiB (\(.nslabs_after_max) slots) | \(.memtotal_kib / 1024 | fixed(1)) MiB | \(.memavail_kib / 1024 | fixed(1)) MiB | \(if .hiwater_max == null then "n/a" else "\(.hiwater_max) slots" end) |"),
 	"",
 	"Growth: a kernel with a warm-up spike (\($r.meta.growing_spike // "" | if . == "" then "none" else . end)) repeats it before each run until the",
@@ -169,8 +190,34 @@ jq -r '
 	"",
 	"| kernel | runs with a warm-up | swiotlb after it, smallest | grown in the warm-up | grown by the load | not grown |",
 	"|---|---:|---:|---:|---:|---:|",
-	($ks[] as $k | $r.memory[] | select(.kernel == $k and .warmup_runs > 0) |
+	($all[] as $k | $r.memory[] | select(.kernel == $k and .kernel != "sized" and .warmup_runs > 0) |
 		"| \($k) | \(.warmup_runs) | \(.nslabs_warm_min | mib) MiB (\(.nslabs_warm_min) slots) | \(.grown_in_warmup) | \(.grown_by_load) | \(.not_grown) |"),
+	"",
+	"## Memory against bandwidth",
+	"",
+	"What each choice holds, and at what bandwidth. swiotlb held (io_tlb_nslabs x",
+	"2 KiB, the largest over the counted runs, without transient pools): at the",
+	"peak (after the warm-up spike or the load), after the load, and after the",
+	"reclaim (drop_caches once a second, at most 15 s, in runs where it grew).",
+	"Bandwidth: median MiB/s and diff against base. Full: \"swiotlb buffer is",
+	"full\" lines in the kernel logs of the counted runs (rate-limited: a lower",
+	"bound; n/a where nothing was counted).",
+	"",
+	"| kernel | parameters | at boot | peak | after the load | after reclaim | \($ws | map(.) | join(" | ")) | full |",
+	"|---|---|---:|---:|---:|---:|\($ws | map("---:|") | join(""))---:|",
+	(["base", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
+		"| \($k) (\(if $k == "sized" or $k == "base" then $r.meta.base_label
+			elif $k == "noshrink" then $r.meta.noshrink_label
+			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") |"),
+	"",
+	(if $r.meta.sized_nslabs == null then empty
+	 elif $r.meta.sized_nslabs == "" then "No sized kernel: no growing run reported its swiotlb size.\n"
+	 else "sized: the growing runs of the first round reached \($r.meta.sized_nslabs | tonumber | mib) MiB at most; \(first($r.memory[] | select(.kernel == "growing") | .peak_nslabs) as $p | if $p > ($r.meta.sized_nslabs | tonumber) then "later growing runs reached \($p | mib) MiB, more than sized holds" else "no later growing run held more" end).\n" end),
+	"## Goals",
+	"",
+	"| goal | measured | met |",
+	"|---|---|---|",
+	($r.goals[] | "| \(.goal) | \(.value) | \(if .met then "yes" else "**missed**" end) |"),
 	"",
 	"## dma_map_benchmark (edu device, \($r.meta.dma_seconds) s per case), microseconds",
 	"",
@@ -189,13 +236,26 @@ if ! command -v gnuplot > /dev/null; then
 	info "gnuplot not found (apt-get install gnuplot-nox): no chart"
 	exit $EX_MISSING
 fi
-jq -r '. as $r | ($r.meta.workloads | split(" "))[] as $w |
-	[$w] + ([["base", "default", "growing"][] as $k |
+# The kernels of the chart: those with fio results, in the report's order.
+mapfile -t chart_kernels < <(jq -r '. as $r | ($r.meta.kernels // "base default growing" | split(" "))[] |
+	select(. as $k | any($r.fio[]; .kernel == $k and .runs > 0))' "$out/bench.json")
+jq -r --arg ks "${chart_kernels[*]}" '. as $r | ($r.meta.workloads | split(" "))[] as $w |
+	[$w] + ([($ks | split(" "))[] as $k |
 		($r.fio[] | select(.kernel == $k and .workload == $w) |
 		 [.median_mib_s, .min_mib_s, .max_mib_s])] | add // []) | join(" ")' \
 	"$out/bench.json" > "$out/chart.dat"
+plot='' col=2
+for k in "${chart_kernels[@]}"; do
+	title=$k
+	[ "$k" = growing ] || [ "$k" = noshrink ] && title="$k ($(jq -r .meta.cmdline_growing "$out/bench.json"))"
+	[ "$k" = sized ] && title="sized ($(jq -r .meta.cmdline_sized "$out/bench.json"))"
+	if [ "$col" = 2 ]; then plot="\"$out/chart.dat\" using 2:3:4:xtic(1) title \"$title\""
+	else plot="$plot, '' using $col:$((col + 1)):$((col + 2)) title \"$title\""; fi
+	col=$((col + 3))
+done
+[ -n "$plot" ] || die $EX_TESTFAIL "no fio results for the chart"
 gnuplot <<EOF || die $EX_TESTFAIL "gnuplot failed"
-set terminal pngcairo size 800,500
+set terminal pngcairo size 900,500
 set output "$out/bench.png"
 set title "fio read+write bandwidth through the swiotlb ($(jq -r .meta.runs "$out/bench.json") runs, median, min..max)"
 set ylabel "MiB/s"
@@ -204,8 +264,6 @@ set style data histograms
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.6 border -1
 set key top left
-plot "$out/chart.dat" using 2:3:4:xtic(1) title "base", \
-	'' using 5:6:7 title "default", \
-	'' using 8:9:10 title "growing (swiotlb=512)"
+plot $plot
 EOF
 echo "bench-report.sh: wrote $out/bench.png"

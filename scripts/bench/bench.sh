@@ -9,6 +9,16 @@
 #   base      the unpatched kernel, the default 64 MiB pool
 #   default   the patched kernel (DYNAMIC=y), the default 64 MiB pool
 #   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
+# and, for the table of memory against bandwidth:
+#   noshrink  with BZIMAGE_noshrink: the full series without
+#             CONFIG_SWIOTLB_SHRINK, as growing (cmdline and spike)
+#   sized     SIZED=1 (the default): the base kernel with a fixed pool of the
+#             size the growing kernel reached in the first round (the
+#             largest io_tlb_nslabs of its runs, rounded up to 128 slots),
+#             the alternative to growing that a user would set by hand; it
+#             runs the spike once before the load, as a fixed pool never
+#             grows.  It runs after the others in each round, because its
+#             size is known only after the first round's growing runs.
 # Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
 #
 # Every run boots a fresh VM with BENCH_SMP vCPUs (default 1) under
@@ -44,6 +54,7 @@
 #   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
 #     kernel is, for the report, and its parameters.  make bench-shrink
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
+#   BZIMAGE_noshrink (none): the noshrink slot; SIZED (1 or 0): the sized slot
 #   GROWING_SPIKE (bench-spike.fio): the growing kernel's warm-up, a job
 #     of tests/fio that each of its runs repeats before the measured load
 #     until the swiotlb holds four times its boot size (tests/guest/bench-fio.sh);
@@ -69,9 +80,12 @@ for v in runs runtime dma_seconds smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
 done
 [[ $warmup =~ ^[01]$ ]] || die $EX_USAGE "WARMUP must be 0 or 1, not '$warmup'"
+sized=${SIZED:-1}
+[[ $sized =~ ^[01]$ ]] || die $EX_USAGE "SIZED must be 0 or 1, not '$sized'"
 bz_base=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
 bz_patched=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage}
 bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
+bz_noshrink=${BZIMAGE_noshrink:-}
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
 qemu=${QEMU:-qemu-system-x86_64}
 command -v "$qemu" > /dev/null || die $EX_MISSING "$qemu not found"
@@ -80,7 +94,7 @@ qemu_major=$("$qemu" --version 2> /dev/null | sed -n '1s/.*version \([0-9]*\)\..
 if [ "$smp" -gt 1 ] && [ "${qemu_major:-0}" -lt 8 ]; then
 	die $EX_USAGE "BENCH_SMP=$smp needs QEMU 8 or later under icount ($qemu is ${qemu_major:-unknown}); use make bench SMP=$smp"
 fi
-for f in "$bz_base" "$bz_default" "$bz_growing" "$initrd"; do
+for f in "$bz_base" "$bz_default" "$bz_growing" ${bz_noshrink:+"$bz_noshrink"} "$initrd"; do
 	[ -f "$f" ] || die $EX_MISSING "$f not found (make kernels initramfs)"
 done
 for w in $workloads; do
@@ -88,13 +102,21 @@ for w in $workloads; do
 		die $EX_USAGE "no job file tests/fio/bench-$w.fio for workload '$w'"
 done
 
+# kernels: the slots in the order they run in a round; sized runs last.
 kernels=(base default growing)
-declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing)
+declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing [sized]=$bz_base)
 declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
 growing_spike=${GROWING_SPIKE-bench-spike.fio}
 [ -z "$growing_spike" ] || [ -f "$PROJECT_TOP/tests/fio/$growing_spike" ] ||
 	die $EX_USAGE "no job file tests/fio/$growing_spike for GROWING_SPIKE"
-declare -A spike_arg=([base]='' [default]='' [growing]=${growing_spike:+,$growing_spike})
+declare -A spike_arg=([base]='' [default]='' [growing]=${growing_spike:+,$growing_spike}
+	[sized]=${growing_spike:+,$growing_spike,1})
+if [ -n "$bz_noshrink" ]; then
+	kernels+=(noshrink)
+	bz[noshrink]=$bz_noshrink cmdline[noshrink]=${cmdline[growing]}
+	spike_arg[noshrink]=${spike_arg[growing]}
+fi
+[ "$sized" = 0 ] || kernels+=(sized)
 icount=(-s "$smp" -x -icount -x "shift=2,sleep=off")
 
 rm -rf "$out/raw" "$out/failed.txt"
@@ -114,13 +136,15 @@ mkdir -p "$out/raw"
 	echo "base_label=${BASE_LABEL:-unpatched}"
 	echo "default_label=${DEFAULT_LABEL:-patched}"
 	echo "growing_label=${GROWING_LABEL:-patched}"
-	for k in "${kernels[@]}"; do echo "cmdline_$k=${cmdline[$k]}"; done
+	echo "noshrink_label=full series without CONFIG_SWIOTLB_SHRINK"
+	echo "kernels=${kernels[*]}"
+	for k in "${kernels[@]}"; do [ "$k" = sized ] || echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "growing_spike=$growing_spike"
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/meta.txt"
 
 nwork=$(wc -w <<< "$workloads")
-total=$(((runs + warmup) * nwork * ${#kernels[@]} + ${#kernels[@]}))
+total=$(((runs + warmup) * nwork * ${#kernels[@]} + 3))
 done_vms=0 start=$SECONDS first_bad=0
 
 # vm KERNEL NAME LABEL QEMU-RUN-OPTIONS...: one VM, one progress line.
@@ -145,17 +169,45 @@ vm() {
 	fi
 }
 
+# sized_nslabs: the largest io_tlb_nslabs of the growing runs so far (after
+# the warm-up spikes or after the load), rounded up to whole segments of 128
+# slots, as the swiotlb= parameter rounds; nothing if no run reported one.
+sized_nslabs() {
+	cat "$out"/raw/growing-*/result.txt 2> /dev/null | tr -d '\r' |
+		awk -F= '$1 == "nslabs_warm" || $1 == "nslabs_after" { if ($2 + 0 > max) max = $2 + 0 }
+			END { if (max > 0) print int((max + 127) / 128) * 128 }'
+}
+
+# fio_vm KERNEL WORKLOAD RUN
+fio_vm() {
+	local label="$2, run $3 of $runs"
+	[ "$3" = 0 ] && label="$2, warm-up run (discarded)"
+	vm "$1" "$1-$2-$3" "$label" -t bench-fio -a "bench-$2.fio,$runtime${spike_arg[$1]}" -d virtio
+}
+
 first_run=$((1 - warmup))
 for ((i = first_run; i <= runs; i++)); do
 	for w in $workloads; do
 		for k in "${kernels[@]}"; do
-			if [ "$i" = 0 ]; then label="$w, warm-up run (discarded)"
-			else label="$w, run $i of $runs"; fi
-			vm "$k" "$k-$w-$i" "$label" -t bench-fio -a "bench-$w.fio,$runtime${spike_arg[$k]}" -d virtio
+			[ "$k" = sized ] || fio_vm "$k" "$w" "$i"
 		done
 	done
+	[ "$sized" = 1 ] || continue
+	if [ "$i" = "$first_run" ]; then
+		n=$(sized_nslabs)
+		if [ -z "$n" ]; then
+			echo "bench: no growing run reported its swiotlb size: no sized kernel"
+			sized=0 total=$((total - (runs - first_run + 1) * nwork))
+			echo "sized_nslabs=" >> "$out/meta.txt"
+			continue
+		fi
+		cmdline[sized]="swiotlb=$n,force"
+		echo "bench: sized = ${BASE_LABEL:-unpatched} with ${cmdline[sized]} (the growing runs' largest swiotlb)"
+		{ echo "sized_nslabs=$n"; echo "cmdline_sized=${cmdline[sized]}"; } >> "$out/meta.txt"
+	fi
+	for w in $workloads; do fio_vm sized "$w" "$i"; done
 done
-for k in "${kernels[@]}"; do
+for k in base default growing; do
 	vm "$k" "$k-dma" "dma_map_benchmark, 4 cases of $dma_seconds s" \
 		-t bench-dma -a "$dma_seconds" -x -device -x edu
 done
