@@ -88,22 +88,19 @@ else
 			cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
 	done
 	# What the series in the tree offers, for the cases that need more than
-	# v7 has: patch 0020's pool-passing functions (not in SERIES=v7).
+	# v7 has: one macro per patch, defined where the tree has a name that
+	# the patch brings (MACRO FILE NAME, then the patch).
 	features=$(mktemp)
-	grep -q 'swiotlb_pool_unmap_single' "$tree/include/linux/swiotlb.h" &&
-		echo '#define SWIOTLB_KUNIT_POOL_OPS 1' >> "$features"
-	# patch 0028's index of the dynamic pools (not in SERIES=noscale)
-	grep -q 'swiotlb_index_update' "$tree/kernel/dma/swiotlb.c" &&
-		echo '#define SWIOTLB_KUNIT_POOL_INDEX 1' >> "$features"
-	# patch 0030's pools that double in size (not in SERIES=noscale)
-	grep -q 'swiotlb_grow_nslabs' "$tree/kernel/dma/swiotlb.c" &&
-		echo '#define SWIOTLB_KUNIT_GROW_STEPS 1' >> "$features"
-	# patch 0031's search hint (not in SERIES=noscale)
-	grep -q 'swiotlb_cpu_area' "$tree/kernel/dma/swiotlb.c" &&
-		echo '#define SWIOTLB_KUNIT_SEARCH_HINT 1' >> "$features"
-	# patch 0032: the oldest pools first (not in SERIES=noscale)
-	grep -q 'swiotlb_hint_release' "$tree/kernel/dma/swiotlb.c" &&
-		echo '#define SWIOTLB_KUNIT_OLDEST_FIRST 1' >> "$features"
+	while read -r macro file name _; do
+		if grep -q "$name" "$tree/$file"; then echo "#define $macro 1"; fi
+	done > "$features" <<-'EOF'
+		SWIOTLB_KUNIT_POOL_OPS include/linux/swiotlb.h swiotlb_pool_unmap_single  0020, not in SERIES=v7
+		SWIOTLB_KUNIT_POOL_INDEX kernel/dma/swiotlb.c swiotlb_index_update  0028, not in SERIES=noscale
+		SWIOTLB_KUNIT_GROW_STEPS kernel/dma/swiotlb.c swiotlb_grow_nslabs  0030, not in SERIES=noscale
+		SWIOTLB_KUNIT_SEARCH_HINT kernel/dma/swiotlb.c swiotlb_cpu_area  0031, not in SERIES=noscale
+		SWIOTLB_KUNIT_OLDEST_FIRST kernel/dma/swiotlb.c swiotlb_hint_release  0032, not in SERIES=noscale
+		SWIOTLB_KUNIT_TRANSIENT_MAPS include/linux/swiotlb.h transient_maps  0036, not in SERIES=noscale
+	EOF
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"

@@ -532,6 +532,10 @@ static void swiotlb_test_transient_when_full(struct kunit *test)
 	tlb = test_map_when_full_atomic(test, ctx, SZ_4K);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	KUNIT_EXPECT_EQ(test, test_kind_of(ctx, tlb), KIND_TRANSIENT);
+#if defined(CONFIG_DEBUG_FS) && defined(SWIOTLB_KUNIT_TRANSIENT_MAPS)
+	/* Patch 0036: one mapping served by a transient pool. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->mem.transient_maps), 1L);
+#endif
 	KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(&ctx->dev, tlb));
 	pool = test_pool_of(ctx, tlb);
 	KUNIT_EXPECT_FALSE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
@@ -542,6 +546,11 @@ static void swiotlb_test_transient_when_full(struct kunit *test)
 	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
 	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->dev.dma_io_tlb_pools));
 	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(&ctx->dev, tlb));
+#if defined(CONFIG_DEBUG_FS) && defined(SWIOTLB_KUNIT_TRANSIENT_MAPS)
+	/* The slots are gone with the pool; the count of mappings stays. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->mem.transient_nslabs), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ctx->mem.transient_maps), 1L);
+#endif
 	rcu_barrier();
 
 	/* Exhaustion asked for a new pool, and the no-op worker ran. */
