@@ -26,6 +26,8 @@
 #     not is the bench's finding, not a check);
 #   - reclaim (full series): every growing run that grew was back to its
 #     boot size after the reclaim (the shrinker, CONFIG_SWIOTLB_SHRINK);
+#   - transient (full series): the growing runs read the count of mappings
+#     served by transient pools (patch 0036);
 #   - dma_map_benchmark: 4 cases for each kernel, map and unmap above 0 us;
 #   - bench.png is a PNG image.
 # Records one result per check (bench.smoke.*) with scripts/lib.sh.
@@ -80,15 +82,19 @@ for w in $(jq -r .meta.workloads "$j"); do
 done
 
 if [ "$sized" != none ]; then
-	check sized.size "sized: ${sized:-no size} slots (growing reached $(jq -r '.memory[] | select(.kernel == "growing") | .peak_nslabs' "$j"))" \
-		jq -e '(.meta.sized_nslabs | tonumber) as $n |
-			$n % 128 == 0 and $n >= (.memory[] | select(.kernel == "growing") | .peak_nslabs)' "$j"
+	# The growing runs of the first round (the warm-up, if there was one).
+	first=$(jq '[.[] | select(.kernel == "growing" and .workload != "dma") | .run] | min' "$out/runs.json")
+	reached=$(jq --argjson i "$first" '[.[] | select(.kernel == "growing" and .workload != "dma" and .run == $i) |
+		.v.nslabs_warm, .v.nslabs_after | select(. != null) | tonumber] | max' "$out/runs.json")
+	check sized.size "sized: ${sized:-no size} slots (the growing runs of round $first reached ${reached:-nothing})" \
+		jq -e --argjson r "${reached:-null}" '(.meta.sized_nslabs | tonumber) as $n |
+			$r != null and $n % 128 == 0 and $n >= $r' "$j"
 fi
 for k in "${kernels[@]}"; do
 	[ "$k" = default ] && continue
 	line=$(grep -E "^\| $k \(" "$out/bench.md" | head -n 1)
 	check "gain.$k" "memory against bandwidth: ${line:-missing}" \
-		grep -qE "^\| $k \(.* MiB \| ([0-9]+\.[0-9]+ \((base|<0\.1%|[-+][0-9]+\.[0-9]%)\) \| )+[0-9]+ \|$" <<< "$line"
+		grep -qE "^\| $k \(.* MiB( \([^)]*\))? \| ([0-9]+\.[0-9]+ \((base|<0\.1%|[-+][0-9]+\.[0-9]%)\) \| )+[0-9]+ \| (n/a|[0-9]+ / [0-9]+) \|$" <<< "$line"
 done
 check goals "the goals are listed: $(jq -r '[.goals[] | "\(.goal): \(.value)"] | join("; ")' "$j")" \
 	jq -e '(.goals | length) > 0' "$j"
@@ -96,6 +102,8 @@ check goals "the goals are listed: $(jq -r '[.goals[] | "\(.goal): \(.value)"] |
 if [ "$series" = full ]; then
 	check reclaim.growing "growing after the reclaim: at most $(mem growing reclaim_nslabs_max) slots, $(mem growing not_reclaimed) runs not back to the boot size" \
 		jq -e '.memory[] | select(.kernel == "growing") | .reclaim_nslabs_max == .nslabs_boot and .not_reclaimed == 0' "$j"
+	check transient.growing "growing: $(mem growing transient_maps) mappings served by transient pools ($(mem growing transient_maps_load) in the loads)" \
+		jq -e '.memory[] | select(.kernel == "growing") | .transient_maps != null and .transient_maps_load != null' "$j"
 	for k in default growing; do
 		h=$(jq -r --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max' "$j")
 		check "bounced.$k" "io_tlb_used_hiwater after the runs: ${h:-missing}" \

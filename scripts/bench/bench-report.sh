@@ -108,6 +108,10 @@ jq --slurpfile meta "$out/meta.json" '
 		 reclaim_s_max: ($vs | nums("reclaim_s") | max),
 		 not_reclaimed: ($vs | nums("reclaim_s") | map(select(. < 0)) | length),
 		 transient_after_max: ($vs | nums("transient_after") | max),
+		 transient_maps: ($vs | nums("transient_maps") | if length > 0 then add else null end),
+		 transient_maps_load: ($vs | map(select(.transient_maps != null) |
+			(.transient_maps | tonumber) - (.transient_maps_warm // "0" | tonumber)) |
+			if length > 0 then add else null end),
 		 swiotlb_full: ($vs | nums("swiotlb_full") | if length > 0 then add else null end)}],
 	 dma_map_benchmark: [.[] | select(.workload == "dma" and .v.exit == "0") |
 		.kernel as $k | .v as $v | $v | keys[] |
@@ -198,17 +202,20 @@ jq -r '
 	"What each choice holds, and at what bandwidth. swiotlb held (io_tlb_nslabs x",
 	"2 KiB, the largest over the counted runs, without transient pools): at the",
 	"peak (after the warm-up spike or the load), after the load, and after the",
-	"reclaim (drop_caches once a second, at most 15 s, in runs where it grew).",
+	"reclaim (drop_caches once a second, at most 15 s, in runs where it grew; in",
+	"brackets the longest it took, or in how many runs the swiotlb stayed grown).",
 	"Bandwidth: median MiB/s and diff against base. Full: \"swiotlb buffer is",
 	"full\" lines in the kernel logs of the counted runs (rate-limited: a lower",
-	"bound; n/a where nothing was counted).",
+	"bound). Transient: mappings served by transient pools (io_tlb_transient_maps,",
+	"patch 0036), in the counted runs and, after the slash, in their measured loads",
+	"alone. n/a: not counted (the kernel has no such counter).",
 	"",
-	"| kernel | parameters | at boot | peak | after the load | after reclaim | \($ws | map(.) | join(" | ")) | full |",
-	"|---|---|---:|---:|---:|---:|\($ws | map("---:|") | join(""))---:|",
+	"| kernel | parameters | at boot | peak | after the load | after reclaim | \($ws | map(.) | join(" | ")) | full | transient |",
+	"|---|---|---:|---:|---:|---:|\($ws | map("---:|") | join(""))---:|---:|",
 	(["base", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
 		"| \($k) (\(if $k == "sized" or $k == "base" then $r.meta.base_label
 			elif $k == "noshrink" then $r.meta.noshrink_label
-			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") |"),
+			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + (if .reclaim_s_max > 0 then " (\(.reclaim_s_max) s)" elif .not_reclaimed > 0 then " (\(.not_reclaimed) runs kept it)" else "" end) end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") | \(if .transient_maps == null then "n/a" else "\(.transient_maps) / \(.transient_maps_load)" end) |"),
 	"",
 	(if $r.meta.sized_nslabs == null then empty
 	 elif $r.meta.sized_nslabs == "" then "No sized kernel: no growing run reported its swiotlb size.\n"

@@ -17,6 +17,9 @@
 #                               the I/O was bounced), where the kernel has
 #                               it (follow-up fix 8; not base, not v7)
 #   transient_after             io_tlb_transient_nslabs after the load
+#   transient_maps_warm,        io_tlb_transient_maps (patch 0036: mappings
+#   transient_maps              served by transient pools since boot) after
+#                               the spikes and after the load
 #   nslabs_reclaim, reclaim_s   io_tlb_nslabs after the reclaim, and its
 #                               seconds (-1: not back to the boot size);
 #                               nslabs_after and 0 if the swiotlb did not grow
@@ -59,6 +62,8 @@ if [ -n "$spike" ]; then
 	done
 	report spikes "$spikes"
 	report nslabs_warm "$now"
+	[ -e "$SWIOTLB/io_tlb_transient_maps" ] &&
+		report transient_maps_warm "$(swiotlb_read io_tlb_transient_maps)"
 	if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
 		report spike_hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 		echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
@@ -72,6 +77,8 @@ report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 [ -e "$SWIOTLB/io_tlb_used_hiwater" ] && report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 [ -e "$SWIOTLB/io_tlb_transient_nslabs" ] &&
 	report transient_after "$(swiotlb_read io_tlb_transient_nslabs)"
+[ -e "$SWIOTLB/io_tlb_transient_maps" ] &&
+	report transient_maps "$(swiotlb_read io_tlb_transient_maps)"
 
 now=$(swiotlb_read io_tlb_nslabs) waited=0
 if [ "$now" -gt "$boot" ]; then
