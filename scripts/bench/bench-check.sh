@@ -8,7 +8,8 @@
 #   - bench.md has the cover letter's table, one row per workload, with a
 #     number in every diff cell;
 #   - the pools: base and default boot with 32768 slots (64 MiB), growing
-#     with 512 (1 MiB) and never shrinks; growing's MemTotal is at least
+#     and noshrink with 512 (1 MiB), sized with its size; none is smaller
+#     after a run than at boot; growing's MemTotal is at least
 #     60 MiB above default's (the footprint the series saves);
 #   - growth: every counted run of the growing kernel with a warm-up spike
 #     ran on a swiotlb of at least four times its boot size (grown in the
@@ -28,7 +29,8 @@
 #     boot size after the reclaim (the shrinker, CONFIG_SWIOTLB_SHRINK);
 #   - transient (full series): the growing runs read the count of mappings
 #     served by transient pools (patch 0036);
-#   - dma_map_benchmark: 4 cases for each kernel, map and unmap above 0 us;
+#   - dma_map_benchmark: 4 cases for each kernel (6 above 2 vCPUs), map and
+#     unmap above 0 us;
 #   - bench.png is a PNG image.
 # Records one result per check (bench.smoke.*) with scripts/lib.sh.
 #
@@ -66,9 +68,11 @@ check json "bench.json parses" jq -e '.fio and .memory and .dma_map_benchmark' "
 
 runs=$(jq -r .meta.runs "$j")
 series=$(jq -r .meta.series "$j")
-sized=$(jq -r '.meta.sized_nslabs // "none"' "$j")
-kernels=(base default growing)
-[ "$sized" = none ] || kernels+=(sized)
+# The kernels bench.sh ran (meta.kernels; base, default and growing before
+# it recorded them); sized only if it got a size.
+sized=$(jq -r '.meta.sized_nslabs // "" | if . == "" then "none" else . end' "$j")
+mapfile -t kernels < <(jq -r --arg sized "$sized" '.meta.kernels // "base default growing" |
+	split(" ")[] | select(. != "sized" or $sized != "none")' "$j")
 for w in $(jq -r .meta.workloads "$j"); do
 	for k in "${kernels[@]}"; do
 		row=$(jq -c --arg k "$k" --arg w "$w" '.fio[] | select(.kernel == $k and .workload == $w)' "$j")
@@ -113,7 +117,7 @@ fi
 
 for k in "${kernels[@]}"; do
 	want=32768
-	[ "$k" = growing ] && want=512
+	[ "$k" = growing ] || [ "$k" = noshrink ] && want=512
 	[ "$k" = sized ] && want=$sized
 	check "pool.$k" "$(mem "$k" nslabs_boot) slots at boot (want $want), $(mem "$k" nslabs_after_max) after" \
 		jq -e --arg k "$k" --argjson n "$want" \
@@ -127,9 +131,12 @@ fi
 saved=$(( ($(mem growing memtotal_kib) - $(mem default memtotal_kib)) / 1024 ))
 check footprint "MemTotal growing - default = $saved MiB (want >= 60)" test "$saved" -ge 60
 
+# bench-dma.sh: 1 and 2 threads, and one per vCPU above 2; 2 granules each.
+cases=4
+[ "$(jq -r '.meta.smp // "1"' "$j")" -gt 2 ] && cases=6
 for k in base default growing; do
 	n=$(jq --arg k "$k" '[.dma_map_benchmark[] | select(.kernel == $k and .map_us > 0 and .unmap_us > 0)] | length' "$j")
-	check "dma.$k" "$n of 4 dma_map_benchmark cases with latencies" test "$n" = 4
+	check "dma.$k" "$n of $cases dma_map_benchmark cases with latencies" test "$n" = "$cases"
 done
 
 check chart "bench.png is a PNG image" \

@@ -215,7 +215,9 @@ jq -r '
 	(["base", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
 		"| \($k) (\(if $k == "sized" or $k == "base" then $r.meta.base_label
 			elif $k == "noshrink" then $r.meta.noshrink_label
-			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + (if .reclaim_s_max > 0 then " (\(.reclaim_s_max) s)" elif .not_reclaimed > 0 then " (\(.not_reclaimed) runs kept it)" else "" end) end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") | \(if .transient_maps == null then "n/a" else "\(.transient_maps) / \(.transient_maps_load)" end) |"),
+			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + ([if .reclaim_s_max > 0 then "\(.reclaim_s_max) s" else empty end,
+			  if .not_reclaimed > 0 then "\(.not_reclaimed) runs kept it" else empty end] |
+			 if length > 0 then " (" + join(", ") + ")" else "" end) end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") | \(if .transient_maps == null then "n/a" else "\(.transient_maps) / \(.transient_maps_load)" end) |"),
 	"",
 	(if $r.meta.sized_nslabs == null then empty
 	 elif $r.meta.sized_nslabs == "" then "No sized kernel: no growing run reported its swiotlb size.\n"
