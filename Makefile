@@ -78,8 +78,8 @@ help:
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
-	@echo "                        cover letter's table, and memory against bandwidth (base sized to growing's"
-	@echo "                        peak; SERIES=full: growing without the shrinker) in $(BENCH_OUT:$(CURDIR)/%=%)/ (~30 min),"
+	@echo "                        cover letter's table, and memory against bandwidth (base with the pool growing"
+	@echo "                        first reached; SERIES=full: growing without the shrinker) in $(BENCH_OUT:$(CURDIR)/%=%)/ (~30 min),"
 	@echo "                        then bench-pools into $(BENCH_OUT:$(CURDIR)/%=%)-pools/ (SERIES=full; ~20 min more cold)"
 	@echo "                        and bench-timeline into $(BENCH_OUT:$(CURDIR)/%=%)-timeline/ (SERIES=full)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
@@ -203,9 +203,10 @@ BENCH_QEMU := $(if $(filter-out 1,$(BENCH_SMP)),$(QEMU_BPO))
 BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MACHINE=pc) \
 	RUNS=$(RUNS) RUNTIME=$(RUNTIME) SERIES=$(SERIES)
 
-# bench.sh runs base with a pool sized to growing's peak too (SIZED=1); with
-# the full series, also the growing case without the shrinker (noshrink), for
-# the table of memory against bandwidth.
+# bench.sh also runs base with a fixed pool of the size the growing runs of
+# the first round reached (sized; SIZED=0: not) and, with the full series,
+# the growing case without the shrinker (noshrink), for the table of memory
+# against bandwidth.
 # With the full series, make bench also runs the pool-count bench of
 # bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools, and the
 # timeline of bench-timeline (the kernel without the shrinker), into
