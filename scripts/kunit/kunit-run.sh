@@ -91,8 +91,9 @@ else
 	# v7 has: one macro per patch, defined where the tree has a name that
 	# the patch brings (MACRO FILE NAME, then the patch).
 	features=$(mktemp)
-	while read -r macro file name _; do
-		if grep -q "$name" "$tree/$file"; then echo "#define $macro 1"; fi
+	# (Not "name": that is this run's name, used below.)
+	while read -r f_macro f_file f_name _; do
+		if grep -q "$f_name" "$tree/$f_file"; then echo "#define $f_macro 1"; fi
 	done > "$features" <<-'EOF'
 		SWIOTLB_KUNIT_POOL_OPS include/linux/swiotlb.h swiotlb_pool_unmap_single  0020, not in SERIES=v7
 		SWIOTLB_KUNIT_POOL_INDEX kernel/dma/swiotlb.c swiotlb_index_update  0028, not in SERIES=noscale
