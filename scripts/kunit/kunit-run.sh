@@ -128,6 +128,9 @@ TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 	-t kunit -c "$cmdline" -m "${KUNIT_MEM:-5120}" \
 	-s "${SMP:-2}" -o "$out" || status=$?
 
+# The results go under this run's name ($out is named after it too):
+# without one they would all be ".CASE", which no later step can find.
+[ -n "$name" ] || die $EX_TESTFAIL "the run has lost its name (its results would be recorded as .CASE)"
 # Judge this run's lines only: RESULTS_FILE may hold earlier runs.
 before=0
 [ ! -f "$RESULTS_FILE" ] || before=$(wc -l < "$RESULTS_FILE")
