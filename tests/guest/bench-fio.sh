@@ -82,13 +82,9 @@ report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 
 now=$(swiotlb_read io_tlb_nslabs) waited=0
 if [ "$now" -gt "$boot" ]; then
-	waited=-1
-	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		shrinkers_run
-		sleep 1
-		now=$(swiotlb_read io_tlb_nslabs)
-		[ "$now" -gt "$boot" ] || { waited=$t; break; }
-	done
+	reclaim 15 "$boot"
+	now=$(swiotlb_read io_tlb_nslabs) waited=$RECLAIM_S
+	[ "$now" -le "$boot" ] || waited=-1
 fi
 report nslabs_reclaim "$now"
 report reclaim_s "$waited"

@@ -25,6 +25,20 @@ shrinkers_run() {
 	echo 2 > /proc/sys/vm/drop_caches || { fail "cannot write drop_caches"; return 1; }
 }
 
+# reclaim SECONDS [LIMIT]: shrinkers_run once a second, for at most SECONDS
+# s, until io_tlb_nslabs is at most LIMIT (without LIMIT: for all SECONDS).
+# Sets RECLAIM_S to the seconds it ran; status 1 if a run failed.
+reclaim() {
+	reclaim_limit=${2:--1} reclaim_status=0 RECLAIM_S=0
+	while [ "$RECLAIM_S" -lt "$1" ] && { [ "$reclaim_limit" -lt 0 ] ||
+		[ "$(swiotlb_read io_tlb_nslabs)" -gt "$reclaim_limit" ]; }; do
+		shrinkers_run || reclaim_status=1
+		sleep 1
+		RECLAIM_S=$((RECLAIM_S + 1))
+	done
+	return "$reclaim_status"
+}
+
 # shrink_delay MS: set io_tlb_shrink_delay_ms, the shrinker's hysteresis
 # (5000 at boot); status 1 without CONFIG_SWIOTLB_SHRINK.
 shrink_delay() {

@@ -58,15 +58,10 @@ echo "harness: step trickle"
 shrink_delay 5000 || status=1
 limit=$((2 * boot))
 trickle_start
-t=0
-while [ "$t" -lt 30 ] && [ "$(swiotlb_read io_tlb_nslabs)" -gt "$limit" ]; do
-	shrinkers_run || status=1
-	sleep 1
-	t=$((t + 1))
-done
+reclaim 30 "$limit" || status=1
 trickle_stop
 report trickle.limit "$limit"
-report trickle.seconds "$t"
+report trickle.seconds "$RECLAIM_S"
 report trickle.nslabs_end "$(swiotlb_read io_tlb_nslabs)"
 report trickle.pools_end "$(swiotlb_read io_tlb_pools)"
 report trickle.writes "$TRICKLE_WRITES"

@@ -74,12 +74,7 @@ trickle_start
 sleep "$trickle_s"
 
 phase pressure
-t=0
-while [ "$t" -lt "$pressure" ]; do
-	shrinkers_run || status=1
-	sleep 1
-	t=$((t + 1))
-done
+reclaim "$pressure" || status=1
 trickle_stop
 report trickle.writes "$TRICKLE_WRITES"
 report trickle.errors "$TRICKLE_ERRORS"
