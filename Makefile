@@ -57,7 +57,7 @@ QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
 QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
-.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck \
+.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
@@ -98,6 +98,7 @@ help:
 	@echo "                        and nvme scenarios"
 	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
+	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
@@ -274,6 +275,12 @@ deb-boot: $(INITRD)
 shellcheck:
 	@scripts/checks/check-shellcheck.sh
 
+# Every mainline commit cited in patches/, docs/, README.md and the KUnit
+# suite is in patches/cited-commits.txt, with the subject written beside
+# it (scripts/checks/check-citations.sh; no kernel tree needed).
+check-citations:
+	@scripts/checks/check-citations.sh
+
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
@@ -343,6 +350,7 @@ test: deps
 	@rm -f $(RESULTS_FILE)
 	-@scripts/report/stage.sh test-harness $(MAKE) --no-print-directory test-harness
 	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
+	-@scripts/report/stage.sh citations $(MAKE) --no-print-directory check-citations
 	-@BISECT_VMLINUX= scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(TEST_DEBIAN_FLAVOURS); do \

@@ -109,6 +109,15 @@ expect bench-smp-old-qemu $EX_USAGE "BENCH_SMP=2 needs QEMU 8 or later" \
 expect list-series-bad $EX_USAGE "SERIES must be full, v7, noperf or noscale" \
 	"$s/series/list-series.sh" perf
 
+# A citation that names the wrong commit: 0026 as it stood before the
+# ids of its mainline twin and 0027's were put right.
+mkdir -p "$tmp/cite"
+cp -r "$PROJECT_TOP/patches" "$PROJECT_TOP/docs" "$PROJECT_TOP/README.md" "$PROJECT_TOP/tests" "$tmp/cite/"
+sed -i 's/cbf53074a528 ("swiotlb: Honour/823353b7cf0e ("swiotlb: Honour/' \
+	"$tmp"/cite/patches/0026-*.patch
+expect citation-wrong-commit $EX_TESTFAIL '823353b7cf0e is "swiotlb: Enforce page alignment in swiotlb_alloc()", not "swiotlb: Honour' \
+	env CITE_ROOT="$tmp/cite" RESULTS_FILE="$tmp/cite.txt" "$s/checks/check-citations.sh"
+
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
 	env RESULTS_FILE="$tmp/none.txt" "$s/report/summarize.sh"
