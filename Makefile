@@ -58,7 +58,7 @@ QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations \
-	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-nodyn test-regressions \
+	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
@@ -101,13 +101,14 @@ help:
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
+	@echo "  make kunit-preempt    the KUnit suite again, booted with preempt=full (in make test)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
-	@echo "  make test-debug       on a KASAN/lockdep kernel: KUnit, then fio verify, fault injection,"
-	@echo "                        memory pressure and a kmemleak scan in one VM (the debug-kernel tests)"
+	@echo "  make test-debug       on a KASAN/lockdep kernel booted with preempt=full: KUnit, then fio verify,"
+	@echo "                        fault injection, memory pressure and a kmemleak scan in one VM"
 	@echo "  make qemu-shell       interactive shell in the guest (KERNEL=, CMDLINE=)"
 	@echo "  make config-show      print the merged .config of KERNEL= and check it"
 	@echo "  make port-checks      apply, checkpatch, kernel-doc, bisect builds, coverage configs (scripts/checks/checks.mk)"
@@ -292,6 +293,14 @@ test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 kunit: $(INITRD)
 	scripts/kunit/kunit-run.sh $(SERIES)
 
+# The same suite booted with preempt=full (the kernels are PREEMPT_DYNAMIC,
+# as Debian's amd64 is): an unlock is a preemption point and a grace
+# period may end there.  Results kunit-preempt-full.CASE, and .preempt for
+# the mode the kernel reported.  make test boots the kernel of its kunit
+# stage again (KUNIT_BOOT_ONLY=1).
+kunit-preempt: $(INITRD)
+	KUNIT_RUN=kunit-preempt-full KUNIT_PREEMPT=full scripts/kunit/kunit-run.sh $(SERIES)
+
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the
 # dynamic-only cases are skipped and listed as skipped.
@@ -307,7 +316,7 @@ kunit-nodyn: $(INITRD)
 DEBUG_BZ := $(B)/obj/kunit-full-dyny-debug/$(BZ)
 test-debug: $(INITRD)
 	@rm -f $(RESULTS_FILE)
-	-@KUNIT_DEBUG=1 scripts/report/stage.sh kunit-debug scripts/kunit/kunit-run.sh full y
+	-@KUNIT_DEBUG=1 KUNIT_PREEMPT=full scripts/report/stage.sh kunit-debug scripts/kunit/kunit-run.sh full y
 	-@BZIMAGE_patched=$(DEBUG_BZ) scripts/report/stage.sh qemu-debug scripts/vm/qemu-test.sh tests/scenarios/debug.conf
 	@scripts/report/summarize.sh
 
@@ -359,6 +368,7 @@ test: deps
 	-@scripts/report/stage.sh test-harness-vm $(MAKE) --no-print-directory test-harness-vm
 	-@scripts/report/stage.sh bench-smoke $(MAKE) --no-print-directory bench-smoke
 	-@scripts/report/stage.sh kunit $(MAKE) --no-print-directory kunit
+	-@KUNIT_BOOT_ONLY=1 scripts/report/stage.sh kunit-preempt $(MAKE) --no-print-directory kunit-preempt
 	@scripts/report/summarize.sh
 
 # Kernel objects live in the trees (build/src/TREE/obj-NAME, linked from

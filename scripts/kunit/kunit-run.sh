@@ -26,6 +26,9 @@
 # the kernel built last time without checking the tree and the build.
 # KUNIT_CMDLINE=ARGS adds kernel arguments after the default ones (a
 # later swiotlb= overrides the first); KUNIT_MEM=MiB sets the VM's RAM.
+# KUNIT_PREEMPT=none|voluntary|full boots with preempt=MODE (the kernels
+# are PREEMPT_DYNAMIC, as Debian's amd64 is) and records NAME.preempt:
+# PASS only if the kernel said it runs in that mode.
 #
 # Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug].CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
@@ -53,7 +56,9 @@ if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
 fi
 name=${KUNIT_RUN:-$name}
 out=$runs/$name
-cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${KUNIT_CMDLINE:+ $KUNIT_CMDLINE}"
+preempt=${KUNIT_PREEMPT:-}
+case "$preempt" in ''|none|voluntary|full) ;; *) die $EX_USAGE "KUNIT_PREEMPT must be none, voluntary or full" ;; esac
+cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${preempt:+ preempt=$preempt}${KUNIT_CMDLINE:+ $KUNIT_CMDLINE}"
 
 if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 	info "KUNIT_BOOT_ONLY: booting $obj as it is"
@@ -135,6 +140,14 @@ TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 before=0
 [ ! -f "$RESULTS_FILE" ] || before=$(wc -l < "$RESULTS_FILE")
 "$top/scripts/kunit/kunit-results.sh" "$tree" "$out/console.log" "$name" || true
+# The mode asked for, as the kernel reports it (sched_dynamic_update()).
+if [ -n "$preempt" ]; then
+	if grep -q "Dynamic Preempt: $preempt" "$out/console.log" 2>/dev/null; then
+		record PASS "$name.preempt" "the kernel ran with preempt=$preempt"
+	else
+		record FAIL "$name.preempt" "no 'Dynamic Preempt: $preempt' on the console"
+	fi
+fi
 [ $status -eq 0 ] || exit $status
 tail -n +"$((before + 1))" "$RESULTS_FILE" | grep -q "^FAIL $name\." && exit $EX_TESTFAIL
 exit $EX_OK

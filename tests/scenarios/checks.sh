@@ -90,6 +90,13 @@ scenario_check() {
 			else
 				check FAIL no-buffer-full "\"swiotlb buffer is full\" $full times in the log"
 			fi ;;
+		preempt-full)
+			# The debug run boots with preempt=full: the kernel must say so.
+			if grep -aq 'Dynamic Preempt: full' "$out/console.log"; then
+				check PASS preempt-full "the kernel ran with preempt=full"
+			else
+				check FAIL preempt-full "no 'Dynamic Preempt: full' on the console"
+			fi ;;
 		buffer-full-noted)
 			# A recorded observation, not an assertion on the kernel: it can
 			# only fail if the log is missing.
