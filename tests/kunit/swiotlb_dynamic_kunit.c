@@ -68,6 +68,7 @@ static void test_mem_enc_start(phys_addr_t limit, bool fail_decrypt)
 	test_mem_enc.last_encrypted = 0;
 	test_mem_enc.limit = limit;
 	test_mem_enc.fail_decrypt = fail_decrypt;
+	/* the fields above before the flag that makes the seam use them */
 	smp_store_release(&test_mem_enc.active, true);
 }
 
@@ -80,6 +81,7 @@ static void test_mem_enc_stop(void)
 static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
 					      int numpages)
 {
+	/* pairs with smp_store_release() in test_mem_enc_start() */
 	if (smp_load_acquire(&test_mem_enc.active)) {
 		atomic_inc(&test_mem_enc.decrypted);
 		if (__pa(addr) + ((phys_addr_t)numpages << PAGE_SHIFT) - 1 >
@@ -96,6 +98,7 @@ static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
 static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
 					      int numpages)
 {
+	/* pairs with smp_store_release() in test_mem_enc_start() */
 	if (smp_load_acquire(&test_mem_enc.active)) {
 		atomic_inc(&test_mem_enc.encrypted);
 		if (!in_task())
@@ -186,6 +189,55 @@ static void __maybe_unused swiotlb_kunit_memunmap(void *addr)
 	might_sleep();
 	WRITE_ONCE(test_gpa.last_unmapped, addr);
 	atomic_inc(&test_gpa.unmaps);
+}
+
+/**
+ * struct test_release_seam - what runs after an unmap gave its area lock back
+ * @mem:	Allocator whose next release runs @fn; %NULL: none.
+ * @fn:		Called once, in the unmapping task, after the area lock of
+ *		the released slots is given back, before the release returns.
+ * @arg:	Passed to @fn.
+ * @ran:	How many times @fn ran.
+ */
+static struct test_release_seam {
+	struct io_tlb_mem *mem;
+	void (*fn)(void *arg);
+	void *arg;
+	atomic_t ran;
+} test_release;
+
+static void test_release_start(struct io_tlb_mem *mem, void (*fn)(void *arg),
+			       void *arg)
+{
+	test_release.fn = fn;
+	test_release.arg = arg;
+	atomic_set(&test_release.ran, 0);
+	/* @fn and @arg before the allocator that makes the seam use them */
+	smp_store_release(&test_release.mem, mem);
+}
+
+static void test_release_stop(void)
+{
+	WRITE_ONCE(test_release.mem, NULL);
+}
+
+static void __maybe_unused swiotlb_kunit_atomic_long_sub(long i,
+							 atomic_long_t *v)
+{
+#ifdef CONFIG_DEBUG_FS
+	/* pairs with smp_store_release() in test_release_start() */
+	struct io_tlb_mem *mem = smp_load_acquire(&test_release.mem);
+#endif
+
+	(atomic_long_sub)(i, v);
+#ifdef CONFIG_DEBUG_FS
+	/* swiotlb_count_freed(): once, for the allocator of the case */
+	if (mem && v == &mem->total_used &&
+	    cmpxchg(&test_release.mem, mem, NULL) == mem) {
+		test_release.fn(test_release.arg);
+		atomic_inc(&test_release.ran);
+	}
+#endif
 }
 
 enum test_pool_kind {
@@ -1983,7 +2035,7 @@ static void swiotlb_test_free_in_process_context(struct kunit *test)
 	rcu_barrier();
 	/* the fixed series frees from a work item: give it 5 s */
 	for (i = 0; i < 500 && !atomic_read(&test_mem_enc.encrypted); i++)
-		msleep(10);
+		usleep_range(10000, 11000);
 	test_mem_enc_stop();
 
 	KUNIT_EXPECT_GE_MSG(test, atomic_read(&test_mem_enc.encrypted), 1,
@@ -2014,7 +2066,7 @@ static void test_wait_freed(struct kunit *test, int n)
 
 	rcu_barrier();
 	for (i = 0; i < 500 && atomic_read(&test_mem_enc.encrypted) < n; i++)
-		msleep(10);
+		usleep_range(10000, 11000);
 	test_mem_enc_stop();
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&test_mem_enc.encrypted), n,
 			    "pools freed");
@@ -2465,6 +2517,106 @@ static void swiotlb_test_shrink_long_idle(struct kunit *test)
 
 #endif /* CONFIG_SWIOTLB_SHRINK */
 
+#if defined(CONFIG_SWIOTLB_SHRINK) && defined(SWIOTLB_KUNIT_OLDEST_FIRST) && \
+	defined(CONFIG_DEBUG_FS)
+/**
+ * struct test_unmap_race - the scan that the release seam runs
+ * @mem:	Allocator to scan.
+ * @pool:	The pool whose slots the unmap gives back.
+ * @nslabs:	Its size, read while it was alive.
+ * @freed:	What the scan freed.
+ */
+struct test_unmap_race {
+	struct io_tlb_mem *mem;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs;
+	unsigned long freed;
+};
+
+/*
+ * In the unmap, right after the area lock is given back: a scan with an
+ * idle time of 0 (io_tlb_shrink_delay_ms=0) retires the pool and frees
+ * it, as a shrinker on another CPU may do whenever the unmapping task is
+ * preempted or interrupted there. Before the free, what a reuse of the
+ * memory could leave: a @seq that no pool has. On a KASAN kernel, wait
+ * for the free itself, so that any later read of the pool is reported.
+ */
+static void test_unmap_race_scan(void *arg)
+{
+	struct test_unmap_race *race = arg;
+
+	/* held across the scan: the grace period of its free waits for us */
+	rcu_read_lock();
+	race->freed = swiotlb_shrink(race->mem, ULONG_MAX, jiffies);
+	if (race->freed)
+		WRITE_ONCE(race->pool->seq, ULONG_MAX);
+	rcu_read_unlock();
+	if (IS_ENABLED(CONFIG_KASAN) && race->freed) {
+		rcu_barrier();
+		flush_workqueue(swiotlb_free_wq);
+	}
+}
+#endif
+
+/*
+ * An unmap must not read its pool once it has given the area lock back:
+ * from then on the shrinker may retire the pool and free it. A default
+ * pool that is full and two dynamic pools of one segment each: a whole
+ * segment fills the older one, a page goes to the newer one, where the
+ * search then found room, so that it is the hint. Unmapping the segment
+ * gives back slots of a pool older than the hint, so the hint must be
+ * dropped. The release seam frees that pool before the unmap returns.
+ * An unmap that reads the pool's @seq after the unlock reads freed memory
+ * (KASAN reports it) or the poison, and keeps the hint.
+ */
+static void swiotlb_test_shrink_unmap_race(struct kunit *test)
+{
+#if defined(CONFIG_SWIOTLB_SHRINK) && defined(SWIOTLB_KUNIT_OLDEST_FIRST) && \
+	defined(CONFIG_DEBUG_FS)
+	struct test_unmap_race race = { };
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool[2];
+	phys_addr_t seg, tlb;
+	unsigned int i;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, NULL);
+	test_fill_default_pool(test, ctx);
+	for (i = 0; i < ARRAY_SIZE(pool); i++) {
+		pool[i] = swiotlb_alloc_pool(NULL, IO_TLB_SEGSIZE,
+					     IO_TLB_SEGSIZE, 1,
+					     ctx->mem.phys_limit, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pool[i]);
+		add_mem_pool(&ctx->mem, pool[i]);
+	}
+	seg = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, seg, TEST_MAP_ERROR);
+	KUNIT_ASSERT_PTR_EQ(test, test_pool_of(ctx, seg), pool[0]);
+	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE, 0);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_ASSERT_PTR_EQ(test, test_pool_of(ctx, tlb), pool[1]);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(ctx->mem.hint), pool[1]);
+
+	race.mem = &ctx->mem;
+	race.pool = pool[0];
+	race.nslabs = pool[0]->nslabs;
+	test_mem_enc_start(DMA_BIT_MASK(64), false);
+	test_release_start(&ctx->mem, test_unmap_race_scan, &race);
+	test_unmap(ctx, seg, TEST_SEG_BYTES, DMA_TO_DEVICE);
+	test_release_stop();
+	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&test_release.ran), 1,
+			    "the release seam did not run (swiotlb_count_freed() moved?)");
+	KUNIT_EXPECT_EQ_MSG(test, race.freed, race.nslabs,
+			    "the scan did not free the pool of the unmap");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, READ_ONCE(ctx->mem.hint), NULL,
+				"the unmap read its pool after the shrinker had freed it, and kept the hint");
+	test_wait_freed(test, 1);
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs the shrinker, the oldest-first search (0032) and debugfs");
+#endif
+}
+
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 /*
  * Follow-up fix 6: the first device attached to a restricted DMA pool (a
@@ -2581,7 +2733,7 @@ static void swiotlb_test_unencrypted_grow(struct kunit *test)
 	/* Freeing the pool (in a work item) removes the mapping. */
 	test_ctx_destroy(test, ctx);
 	for (i = 0; i < 500 && !atomic_read(&test_gpa.unmaps); i++)
-		msleep(10);
+		usleep_range(10000, 11000);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_gpa.unmaps), 1);
 	KUNIT_EXPECT_PTR_EQ(test, test_gpa.last_unmapped, vaddr);
 	test_gpa_stop();
@@ -2737,7 +2889,7 @@ static void swiotlb_test_default_pool_areas(struct kunit *test)
  * swiotlb_alloc() (dma_alloc_coherent() from a restricted DMA pool)
  * aligns a buffer to the smallest page order that holds it, as the DMA
  * API promises (Documentation/core-api/dma-api-howto.rst). 6.1 aligned
- * it to a page only (mainline 823353b7cf0e). The pool here is a private
+ * it to a page only (mainline cbf53074a528). The pool here is a private
  * allocator of the test, which swiotlb_alloc() serves as it would serve
  * a restricted pool; no two buffers may share a slot.
  */
@@ -2779,7 +2931,7 @@ static void swiotlb_test_alloc_order_aligned(struct kunit *test)
  * is not) cannot give out pages: rounding a slot's address down to its
  * page would hand out memory before the slot, outside the pool or in
  * another buffer. swiotlb_alloc() must fail instead (mainline
- * cbf53074a528).
+ * 823353b7cf0e).
  */
 static void swiotlb_test_alloc_unaligned_pool(struct kunit *test)
 {
@@ -2832,12 +2984,13 @@ struct test_live_map {
 /*
  * Random mappings and unmappings with every mix of min_align_mask and
  * alloc_align_mask: no two live bounce buffers may share a slot (the
- * double allocation of mainline 04867a7a3332, CVE-2024-35814), a buffer
- * of a page or more on a device without alignment needs is page-aligned
- * (mainline 14cebf689a78), and when all is unmapped every slot is free
- * again. 6.1.192 already has the stable backport of the first fix; this
- * case shows that the series kept it. The seed is fixed: a failure
- * repeats.
+ * double allocation that mainline 04867a7a3332, CVE-2024-35814, mends;
+ * 6.1 never took the commits that caused it), a buffer of a page or more
+ * on a device without alignment needs is page-aligned (mainline
+ * 14cebf689a78), and when all is unmapped every slot is free again.
+ * 6.1.192 has the stable backport of 51b30ecb73b4, the alignment checks
+ * with both masks; this case shows that the series kept it. The seed is
+ * fixed: a failure repeats.
  */
 static void swiotlb_test_no_double_alloc(struct kunit *test)
 {
@@ -3062,6 +3215,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_shrink_busy_not_retired),
 	KUNIT_CASE(swiotlb_test_shrink_long_idle),
 #endif
+	KUNIT_CASE(swiotlb_test_shrink_unmap_race),
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_unencrypted_grow),
 	KUNIT_CASE(swiotlb_test_unencrypted_transient),
@@ -3096,6 +3250,7 @@ static void swiotlb_dynamic_case_exit(struct kunit *test)
 {
 	test_gpa_stop();
 	test_mem_enc_stop();
+	test_release_stop();
 }
 
 static struct kunit_suite swiotlb_dynamic_test_suite = {

@@ -18,6 +18,12 @@
  * and hands back the linear address of the same pages, as no such
  * boundary exists here; the matching memunmap() is noted and does
  * nothing. Otherwise both pass on to the real functions.
+ *
+ * atomic_long_sub() goes through the suite as well. Its one caller in
+ * swiotlb.c, swiotlb_count_freed() (CONFIG_DEBUG_FS), runs right after
+ * swiotlb_release_slots() has given the area lock back: from there on,
+ * nothing keeps the pool alive, and the shrinker may retire and free it.
+ * A test case can run code at that point, once (the release seam).
  */
 #ifndef _SWIOTLB_DYNAMIC_KUNIT_H
 #define _SWIOTLB_DYNAMIC_KUNIT_H
@@ -35,6 +41,10 @@ static void swiotlb_kunit_memunmap(void *addr);
 	swiotlb_kunit_memremap(offset, size, flags)
 #define memunmap(addr) \
 	swiotlb_kunit_memunmap(addr)
+static void swiotlb_kunit_atomic_long_sub(long i, atomic_long_t *v);
+
+#define atomic_long_sub(i, v) \
+	swiotlb_kunit_atomic_long_sub(i, v)
 #define set_memory_decrypted(addr, numpages) \
 	swiotlb_kunit_set_memory_decrypted(addr, numpages)
 #define set_memory_encrypted(addr, numpages) \
