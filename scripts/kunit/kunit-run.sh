@@ -106,6 +106,7 @@ else
 		SWIOTLB_KUNIT_SEARCH_HINT kernel/dma/swiotlb.c swiotlb_cpu_area  0031, not in SERIES=noscale
 		SWIOTLB_KUNIT_OLDEST_FIRST kernel/dma/swiotlb.c swiotlb_hint_release  0032, not in SERIES=noscale
 		SWIOTLB_KUNIT_TRANSIENT_MAPS include/linux/swiotlb.h transient_maps  0036, not in SERIES=noscale
+		SWIOTLB_KUNIT_STOP_GROWTH kernel/dma/swiotlb.c swiotlb_stop_growth  0038, not in SERIES=noscale
 	EOF
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"

@@ -2013,6 +2013,33 @@ static void swiotlb_test_decrypt_failure_reencrypts(struct kunit *test)
 }
 
 /*
+ * 0038: once swiotlb_exit() has stopped growth (swiotlb_stop_growth()), a
+ * run of the grow worker that was queued before, or that a mapper queued
+ * after reading can_grow a moment earlier, adds no pool. Without 0038 the
+ * run adds one, and it stays: no shrinker is registered after exit.
+ */
+static void __init swiotlb_test_exit_stops_queued_grow(struct kunit *test)
+{
+#ifdef SWIOTLB_KUNIT_STOP_GROWTH
+	struct swiotlb_test_ctx *ctx;
+	unsigned long nslabs;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	nslabs = ctx->mem.nslabs;
+	swiotlb_stop_growth(&ctx->mem);
+	KUNIT_EXPECT_FALSE(test, ctx->mem.can_grow);
+	/* the run that was queued before, starting only now */
+	swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	KUNIT_EXPECT_EQ_MSG(test, ctx->mem.nslabs, nslabs,
+			    "the worker added a pool after growth had stopped");
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&ctx->mem.pools));
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs swiotlb_stop_growth() (0038)");
+#endif
+}
+
+/*
  * Follow-up fix 7: a transient pool is freed after a grace period, and
  * freeing encrypts its pages again, which may sleep on a confidential VM.
  * It must happen in process context. v7 frees the pool in its RCU
@@ -2575,7 +2602,7 @@ static void swiotlb_test_shrink_unmap_race(struct kunit *test)
 	defined(CONFIG_DEBUG_FS)
 	struct test_unmap_race race = { };
 	struct swiotlb_test_ctx *ctx;
-	struct io_tlb_pool *pool[2];
+	struct io_tlb_pool *pool[2], *hint;
 	phys_addr_t seg, tlb;
 	unsigned int i;
 
@@ -2608,7 +2635,8 @@ static void swiotlb_test_shrink_unmap_race(struct kunit *test)
 			    "the release seam did not run (swiotlb_count_freed() moved?)");
 	KUNIT_EXPECT_EQ_MSG(test, race.freed, race.nslabs,
 			    "the scan did not free the pool of the unmap");
-	KUNIT_EXPECT_PTR_EQ_MSG(test, READ_ONCE(ctx->mem.hint), NULL,
+	hint = READ_ONCE(ctx->mem.hint);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, hint, NULL,
 				"the unmap read its pool after the shrinker had freed it, and kept the hint");
 	test_wait_freed(test, 1);
 	test_ctx_destroy(test, ctx);
@@ -3065,11 +3093,11 @@ static void swiotlb_test_no_double_alloc(struct kunit *test)
 
 /*
  * A machine whose IOMMU makes the SWIOTLB unnecessary (x86 with the AMD
- * GART, or any IOMMU that clears x86_swiotlb_enable): pci_iommu_init()
- * calls swiotlb_exit(). This case does the same to the system's default
- * SWIOTLB, as such a machine would (not forced), and then runs what may
- * come later: a mapping, the pool walks, and with the shrinker its count
- * and scan and the debugfs pool count. v7 clears the pool but leaves it
+ * GART, in 6.1 the one IOMMU driver that clears x86_swiotlb_enable):
+ * pci_iommu_init() calls swiotlb_exit(). This case does the same to the
+ * system's default SWIOTLB, as such a machine would (not forced), and
+ * then runs what may come later: a mapping, the pool walks, and with the
+ * shrinker its count and scan and the debugfs pool count. v7 clears the pool but leaves it
  * on the allocator's list and in its total, and the walks oops.
  *
  * swiotlb_exit() is __init, so the suite is an init-section suite
@@ -3203,6 +3231,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_decrypt_below_limit),
 	KUNIT_CASE(swiotlb_test_decrypt_failure_reencrypts),
 	KUNIT_CASE(swiotlb_test_free_in_process_context),
+	KUNIT_CASE(swiotlb_test_exit_stops_queued_grow),
 #endif
 	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
 	KUNIT_CASE(swiotlb_test_alignment),
