@@ -59,7 +59,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES)
 
 help:
 	@echo "Targets:"
@@ -105,6 +105,8 @@ help:
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
+	@echo "  make check-versions   the series on every linux-source-6.1 the archive serves (VERSIONS=...):"
+	@echo "                        quilt --fuzz=0, kernel/dma/ with no warning, the QEMU kernel"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
 	@echo "  make test-debug       on a KASAN/lockdep kernel booted with preempt=full: KUnit, then fio verify,"
@@ -325,6 +327,15 @@ test-debug: $(INITRD)
 # get its DMA mask and pass fio verify.  A kernel of its own; not in make test.
 test-xen-dom0: $(INITRD)
 	scripts/vm/xen-dom0-test.sh $(SERIES)
+
+# Every linux-source-6.1 the archive serves (apt-cache madison), or
+# VERSIONS="6.1.176-1 ...": apt-get download (not installed), quilt push
+# -a --fuzz=0, kernel/dma/ with no warning and the QEMU kernel; a table in
+# build/versions/summary.md (scripts/series/check-versions.sh; not in make
+# test: about 3 min a version with ccache warm, more cold).
+VERSIONS ?=
+check-versions:
+	scripts/series/check-versions.sh $(VERSIONS)
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
 # full series, side by side (two KUnit kernels; not in make test).

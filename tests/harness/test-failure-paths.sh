@@ -118,6 +118,11 @@ sed -i 's/cbf53074a528 ("swiotlb: Honour/823353b7cf0e ("swiotlb: Honour/' \
 expect citation-wrong-commit $EX_TESTFAIL '823353b7cf0e is "swiotlb: Enforce page alignment in swiotlb_alloc()", not "swiotlb: Honour' \
 	env CITE_ROOT="$tmp/cite" RESULTS_FILE="$tmp/cite.txt" "$s/checks/check-citations.sh"
 
+# make check-versions with a version the archive does not serve.
+expect versions-unknown $EX_MISSING "1 of 1 versions failed: 0.0-0" \
+	env VERSIONS_DIR="$tmp/versions" RESULTS_FILE="$tmp/versions.txt" \
+	"$s/series/check-versions.sh" 0.0-0
+
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
 	env RESULTS_FILE="$tmp/none.txt" "$s/report/summarize.sh"
