@@ -124,7 +124,7 @@ help:
 	@echo "  make clean / distclean   remove outputs / everything under build/"
 	@echo "Variables (now):"
 	@echo "  SERIES=$(SERIES)   full, v7 (the nine and their prerequisites) or noperf"
-	@echo "                     (full without the performance patches of the performance patches)"
+	@echo "                     (full without the performance patches 0019-0020)"
 	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
 	@echo "                     test-livelock-base always use 4 vCPUs)"
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
@@ -197,7 +197,7 @@ qemu-shell: $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) $(IN
 		-k $(if $(filter base,$(KERNEL)),$(BASE_OBJ),$(PATCHED_OBJ))/$(BZ) \
 		-i $(INITRD) -t shell -c "$(CMDLINE)" -d virtio -d nvme -o $(B)/qemu/shell
 
-# --- the benchmark of the benchmark (scripts/bench/bench.sh): not a timed test ---
+# --- the benchmark (scripts/bench/bench.sh): not a timed test ---
 # SMP=N (N > 1) runs backports' QEMU 10.0 (scripts/vm/get-qemu.sh) on the pc
 # machine: bookworm's QEMU hangs under icount with more than one vCPU.
 QEMU_BPO := $(B)/qemu-bpo/qemu-system-x86_64
@@ -229,7 +229,7 @@ TIMELINE_ENV = BZIMAGE_noshrink=$(NOSHRINK_OBJ)/$(BZ) SMP=$(SMP)
 bench-timeline: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	$(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(BENCH_OUT)-timeline
 
-# The shrinker: the shrinker's cost while it does not run.  The same bench with
+# The shrinker's cost while it does not run.  The same bench with
 # the full series minus CONFIG_SWIOTLB_SHRINK (same cmdline) in base's place.
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" SIZED=0 \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The benchmark of the benchmark: fio bandwidth and dma_map_benchmark latency of
+# The benchmark: fio bandwidth and dma_map_benchmark latency of
 # three kernels side by side, in the form of the cover letter's tables.
 #
 # usage: scripts/bench/bench.sh OUTDIR
@@ -50,7 +50,7 @@
 #   BZIMAGE_default, BZIMAGE_growing (BZIMAGE_patched), DEFAULT_CMDLINE
 #     (swiotlb=force), DEFAULT_LABEL, GROWING_LABEL ("patched"): another
 #     kernel or parameters in a slot; make bench-perf puts the series
-#     without the performance patches of the performance patches in default's place.
+#     without the performance patches (0019-0020) in default's place.
 #   BASE_LABEL ("unpatched"), BASE_CMDLINE (swiotlb=force): what the base
 #     kernel is, for the report, and its parameters.  make bench-shrink
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.

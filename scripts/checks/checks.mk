@@ -1,4 +1,4 @@
-# The port checks of the port checks (included by the top-level Makefile).
+# The port checks (included by the top-level Makefile).
 #
 #   make port-checks [SERIES=full|v7]   what `make test` runs: the series
 #       applies (quilt, git am), checkpatch, kernel-doc, a build after each

@@ -209,7 +209,7 @@ if [ -w /proc/sys/vm/compact_unevictable_allowed ]; then
 fi
 
 step shrink_loop
-# The shrinker: the shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
+# The shrinker of CONFIG_SWIOTLB_SHRINK frees idle pools (delay 0)
 # over and over while the spike maps and unmaps.
 if [ -w "$SWIOTLB/io_tlb_shrink_delay_ms" ]; then
 	shrink_to_boot
