@@ -335,7 +335,7 @@ test-xen-dom0: $(INITRD)
 # test: about 3 min a version with ccache warm, more cold).
 VERSIONS ?=
 check-versions:
-	scripts/series/check-versions.sh $(VERSIONS)
+	FRAGMENTS="$(PATCHED_FRAGMENTS)" scripts/series/check-versions.sh $(VERSIONS)
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
 # full series, side by side (two KUnit kernels; not in make test).

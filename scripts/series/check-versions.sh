@@ -14,9 +14,10 @@
 # - the tree extracted, and the full series pushed with
 #   `quilt push -a --fuzz=0`: every hunk must apply without fuzz; hunks at
 #   an offset are counted;
-# - the patched kernel's config (configs/qemu-x86_64.config,
-#   configs/kunit.config, configs/swiotlb-dynamic.config), then
-#   `make kernel/dma/` with its warnings counted, then the bzImage.
+# - the patched kernel's config (FRAGMENTS, the fragments in the order
+#   the Makefile gives them: make check-versions passes its
+#   PATCHED_FRAGMENTS), then `make kernel/dma/` with its warnings counted,
+#   then the bzImage.
 # Records versions.VERSION.download, .apply, .dma and .kernel, and writes
 # build/versions/summary.md, a table of the results.  The trees go once a
 # version is done (KEEP_TREES=1 keeps them); the logs and each version's
@@ -33,8 +34,9 @@ set -euo pipefail
 top=$PROJECT_TOP
 out=${VERSIONS_DIR:-$top/build/versions}
 package=linux-source-6.1
-frags=("$top/configs/qemu-x86_64.config" "$top/configs/kunit.config"
-	"$top/configs/swiotlb-dynamic.config")
+[ -n "${FRAGMENTS:-}" ] ||
+	die $EX_USAGE "FRAGMENTS is not set: run make check-versions, which passes the patched kernel's fragments"
+read -r -a frags <<< "$FRAGMENTS"
 need_tools "apt-get install quilt dpkg apt" quilt dpkg-deb apt-get apt-cache
 
 if [ $# -gt 0 ]; then
