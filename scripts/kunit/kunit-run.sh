@@ -102,6 +102,7 @@ else
 	done > "$features" <<-'EOF'
 		SWIOTLB_KUNIT_POOL_OPS include/linux/swiotlb.h swiotlb_pool_unmap_single  0020, not in SERIES=v7
 		SWIOTLB_KUNIT_POOL_INDEX kernel/dma/swiotlb.c swiotlb_index_update  0028, not in SERIES=noscale
+		SWIOTLB_KUNIT_INDEX_SPARE kernel/dma/swiotlb.c swiotlb_index_alloc  0040, not in SERIES=noscale
 		SWIOTLB_KUNIT_GROW_STEPS kernel/dma/swiotlb.c swiotlb_grow_nslabs  0030, not in SERIES=noscale
 		SWIOTLB_KUNIT_SEARCH_HINT kernel/dma/swiotlb.c swiotlb_cpu_area  0031, not in SERIES=noscale
 		SWIOTLB_KUNIT_OLDEST_FIRST kernel/dma/swiotlb.c swiotlb_hint_release  0032, not in SERIES=noscale

@@ -31,6 +31,15 @@
 #define TEST_BUDDY_SLABS	\
 	((unsigned long)MAX_ORDER_NR_PAGES << (PAGE_SHIFT - IO_TLB_SHIFT))
 
+/* Since patch 0040, swiotlb_index_update() takes a spare copy too. */
+#ifdef SWIOTLB_KUNIT_INDEX_SPARE
+#define test_swiotlb_index_update(mem, add, del, gfp) \
+	swiotlb_index_update(mem, add, del, NULL, gfp)
+#else
+#define test_swiotlb_index_update(mem, add, del, gfp) \
+	swiotlb_index_update(mem, add, del, gfp)
+#endif
+
 /**
  * struct test_mem_enc - what the set_memory_{de,en}crypted() seam saw
  * @active:	Record calls (a test case sets it, and clears it again).
@@ -238,6 +247,122 @@ static void __maybe_unused swiotlb_kunit_atomic_long_sub(long i,
 		atomic_inc(&test_release.ran);
 	}
 #endif
+}
+
+/**
+ * struct test_alloc - what the allocation seam saw, and what it injects
+ * @task:	The task of the case that injects; %NULL: pass everything on.
+ * @fail_contig: Make alloc_contig_pages() fail.
+ * @fail_kvcalloc: Make this many calls of kvcalloc() fail.
+ * @fail_nowait: Make kmalloc() fail where it may not sleep.
+ * @totalram:	Pages that totalram_pages() reports, if not 0.
+ * @totalhigh:	Pages that totalhigh_pages() reports, if @totalram is set.
+ * @contig:	Calls of alloc_contig_pages().
+ * @contig_freed: Calls of free_contig_range().
+ * @kvcalloc:	Calls of kvcalloc().
+ * @nowait_failed: Allocations that @fail_nowait made fail.
+ * @first_contig_pfn: First page of the first range alloc_contig_pages()
+ *		gave, or 0.
+ * @last_freed_pfn: First page of the last range given back.
+ *
+ * See swiotlb_dynamic_kunit.h. The counts are of the injecting task only.
+ */
+static struct test_alloc {
+	struct task_struct *task;
+	bool fail_contig;
+	unsigned int fail_kvcalloc;
+	bool fail_nowait;
+	unsigned long totalram;
+	unsigned long totalhigh;
+	unsigned int contig;
+	unsigned int contig_freed;
+	unsigned int kvcalloc;
+	unsigned int nowait_failed;
+	unsigned long first_contig_pfn;
+	unsigned long last_freed_pfn;
+} test_alloc;
+
+/* Start injecting in the current task; set the fail_* fields after. */
+static void test_alloc_start(void)
+{
+	memset(&test_alloc, 0, sizeof(test_alloc));
+	WRITE_ONCE(test_alloc.task, current);
+}
+
+static void test_alloc_stop(void)
+{
+	WRITE_ONCE(test_alloc.task, NULL);
+}
+
+static bool test_alloc_mine(void)
+{
+	return READ_ONCE(test_alloc.task) == current;
+}
+
+#ifdef CONFIG_CONTIG_ALLOC
+static struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
+						     gfp_t gfp, int nid,
+						     nodemask_t *nodemask)
+{
+	struct page *page;
+
+	if (!test_alloc_mine())
+		return (alloc_contig_pages)(nr_pages, gfp, nid, nodemask);
+	test_alloc.contig++;
+	if (test_alloc.fail_contig)
+		return NULL;
+	page = (alloc_contig_pages)(nr_pages, gfp, nid, nodemask);
+	if (page && !test_alloc.first_contig_pfn)
+		test_alloc.first_contig_pfn = page_to_pfn(page);
+	return page;
+}
+
+static void swiotlb_kunit_free_contig_range(unsigned long pfn,
+					    unsigned long nr_pages)
+{
+	if (test_alloc_mine()) {
+		test_alloc.contig_freed++;
+		test_alloc.last_freed_pfn = pfn;
+	}
+	(free_contig_range)(pfn, nr_pages);
+}
+#endif
+
+static void * __maybe_unused swiotlb_kunit_kvcalloc(size_t n, size_t size,
+						    gfp_t flags)
+{
+	if (test_alloc_mine()) {
+		test_alloc.kvcalloc++;
+		if (test_alloc.fail_kvcalloc) {
+			test_alloc.fail_kvcalloc--;
+			return NULL;
+		}
+	}
+	return (kvcalloc)(n, size, flags);
+}
+
+static void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags)
+{
+	if (test_alloc_mine() && test_alloc.fail_nowait &&
+	    !gfpflags_allow_blocking(flags)) {
+		test_alloc.nowait_failed++;
+		return NULL;
+	}
+	return (kmalloc)(size, flags);
+}
+
+static unsigned long __maybe_unused swiotlb_kunit_totalram_pages(void)
+{
+	if (test_alloc_mine() && test_alloc.totalram)
+		return test_alloc.totalram;
+	return (totalram_pages)();
+}
+
+static unsigned long __maybe_unused swiotlb_kunit_totalhigh_pages(void)
+{
+	if (test_alloc_mine() && test_alloc.totalram)
+		return test_alloc.totalhigh;
+	return (totalhigh_pages)();
 }
 
 enum test_pool_kind {
@@ -493,8 +618,8 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 				continue;
 			spin_lock_irqsave(&ctx->mem.lock, flags);
 #ifdef SWIOTLB_KUNIT_POOL_INDEX
-			rc = swiotlb_index_update(&ctx->mem, NULL, pool,
-						  GFP_ATOMIC);
+			rc = test_swiotlb_index_update(&ctx->mem, NULL, pool,
+						       GFP_ATOMIC);
 #endif
 			list_del_rcu(&pool->node);
 			ctx->mem.nslabs -= pool->nslabs;
@@ -1368,6 +1493,60 @@ static void swiotlb_test_bench_grow(struct kunit *test)
 				     page_address(ctx->orig_page), SZ_4K), 0);
 	test_ctx_destroy(test, ctx);
 }
+
+/*
+ * A measurement more than a test: the burst of bench_grow on memory where
+ * no contiguous range above the buddy block can be had. One page at the
+ * start of every 8 MiB below the allocator's limit is taken (a page in
+ * use is unmovable: alloc_contig_pages() fails on every range), while the
+ * 4 MiB buddy blocks between stay free. The worker grows a private
+ * allocator to 64 MiB. One bench: line: the time, and the contiguous
+ * ranges it tried; with patch 0042 it backs off after the first failure.
+ */
+static void swiotlb_test_bench_grow_fragmented(struct kunit *test)
+{
+#if defined(SWIOTLB_KUNIT_GROW_STEPS) && defined(CONFIG_CONTIG_ALLOC)
+	const unsigned long step = PFN_DOWN(2 * TEST_BUDDY_SLABS << IO_TLB_SHIFT);
+	const unsigned long goal = SZ_64M >> IO_TLB_SHIFT;
+	unsigned long pfn, end, *pinned, npinned = 0;
+	struct swiotlb_test_ctx *ctx;
+	unsigned int i;
+	u64 ns;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	end = min_t(unsigned long, max_pfn,
+		    PFN_DOWN(min_t(u64, ctx->mem.phys_limit, PFN_PHYS(max_pfn))));
+	pinned = kvcalloc(end / step + 1, sizeof(*pinned), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pinned);
+	/* not in the holes of the memory map (2-4 GiB on q35) */
+	for (pfn = step; pfn < end; pfn += step)
+		if (pfn_to_online_page(pfn) &&
+		    !alloc_contig_range(pfn, pfn + 1, MIGRATE_MOVABLE,
+					GFP_KERNEL))
+			pinned[npinned++] = pfn;
+
+	test_alloc_start();
+	ns = ktime_get_ns();
+	for (i = 0; i < 64 && ctx->mem.nslabs < goal; i++)
+		swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	ns = ktime_get_ns() - ns;
+	test_alloc_stop();
+	KUNIT_EXPECT_GE(test, ctx->mem.nslabs, goal);
+	KUNIT_EXPECT_LE_MSG(test, test_newest_pool(&ctx->mem)->nslabs,
+			    TEST_BUDDY_SLABS,
+			    "a contiguous range was had: memory is not fragmented");
+	kunit_info(test, "bench: fragmented_grow_to_mib %lu runs %u contig_tries %u pinned %lu grow_us %llu\n",
+		   (ctx->mem.nslabs << IO_TLB_SHIFT) >> 20, i,
+		   test_alloc.contig, npinned, div_u64(ns, 1000));
+
+	while (npinned)
+		free_contig_range(pinned[--npinned], 1);
+	kvfree(pinned);
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs pools above the buddy block (0030) and CONFIG_CONTIG_ALLOC");
+#endif
+}
 #endif
 
 #if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
@@ -1501,7 +1680,7 @@ static int test_index_update(struct io_tlb_mem *mem, struct io_tlb_pool *add,
 	int rc;
 
 	spin_lock(&mem->lock);
-	rc = swiotlb_index_update(mem, add, del, GFP_ATOMIC);
+	rc = test_swiotlb_index_update(mem, add, del, GFP_ATOMIC);
 	spin_unlock(&mem->lock);
 	return rc;
 }
@@ -1926,6 +2105,201 @@ static void swiotlb_test_pool_size_capped(struct kunit *test)
 	KUNIT_EXPECT_GE(test, pool->nslabs, (unsigned long)IO_TLB_MIN_SLABS);
 	swiotlb_dyn_free(&pool->rcu);
 	rcu_barrier();
+}
+
+/*
+ * 0039: the slot array of a pool is CPU-only memory, from kvcalloc().
+ * When it fails after a contiguous buffer (8 MiB, twice the buddy block),
+ * the buffer goes back and a pool of the buddy block's size is made.
+ * Before 0039 the array came from __get_free_pages() in one piece, 256 KiB
+ * here and 1 MiB for a 64 MiB pool, and its failure lost the pool.
+ */
+static void swiotlb_test_slots_fail_halves(struct kunit *test)
+{
+#if defined(SWIOTLB_KUNIT_GROW_STEPS) && defined(CONFIG_CONTIG_ALLOC)
+	const unsigned long nslabs = 2 * TEST_BUDDY_SLABS;
+	struct io_tlb_pool *pool;
+
+	if (swiotlb_max_grow_nslabs() < nslabs)
+		kunit_skip(test, "pools above the buddy block need more RAM");
+	test_alloc_start();
+	test_alloc.fail_kvcalloc = 1;
+	pool = swiotlb_alloc_pool(NULL, IO_TLB_MIN_SLABS, nslabs, 1,
+				  DMA_BIT_MASK(64), GFP_KERNEL);
+	test_alloc_stop();
+
+	KUNIT_EXPECT_GE_MSG(test, test_alloc.kvcalloc, 1U,
+			    "the slot array does not come from kvcalloc()");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, pool,
+				  "a failed slot array lost the pool");
+	KUNIT_EXPECT_EQ(test, test_alloc.contig, 1U);
+	KUNIT_EXPECT_EQ_MSG(test, test_alloc.contig_freed, 1U,
+			    "the contiguous buffer did not go back");
+	KUNIT_EXPECT_EQ(test, test_alloc.last_freed_pfn,
+			test_alloc.first_contig_pfn);
+	KUNIT_EXPECT_EQ(test, pool->nslabs, TEST_BUDDY_SLABS);
+	swiotlb_dyn_free(&pool->rcu);
+	flush_workqueue(swiotlb_free_wq);
+#else
+	kunit_skip(test, "needs pools above the buddy block (0030) and CONFIG_CONTIG_ALLOC");
+#endif
+}
+
+/*
+ * A contiguous range that alloc_contig_pages() finds above the limit (a
+ * device with 32-bit DMA on a machine with RAM above 4 GiB) is given back
+ * whole, still encrypted, and the next try comes from ZONE_DMA32.
+ */
+static void swiotlb_test_contig_above_limit(struct kunit *test)
+{
+#if defined(SWIOTLB_KUNIT_GROW_STEPS) && defined(CONFIG_CONTIG_ALLOC)
+	const size_t bytes = 2 * TEST_BUDDY_SLABS << IO_TLB_SHIFT;
+	const phys_addr_t limit = SZ_4G + PAGE_SIZE - 1;
+	struct page *page;
+
+	if (max_pfn <= PFN_DOWN(SZ_4G + 2 * bytes))
+		kunit_skip(test, "needs memory above 4 GiB");
+	test_alloc_start();
+	test_mem_enc_start(limit, false);
+	page = swiotlb_alloc_tlb(NULL, bytes, limit, GFP_KERNEL);
+	test_mem_enc_stop();
+	test_alloc_stop();
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_LE(test, page_to_phys(page) + bytes - 1, limit);
+	KUNIT_EXPECT_EQ(test, test_alloc.contig, 2U);
+	KUNIT_EXPECT_GT_MSG(test, PFN_PHYS(test_alloc.first_contig_pfn), limit,
+			    "the first range was not above the limit");
+	KUNIT_EXPECT_EQ_MSG(test, test_alloc.contig_freed, 1U,
+			    "the range above the limit was not given back");
+	KUNIT_EXPECT_EQ(test, test_alloc.last_freed_pfn,
+			test_alloc.first_contig_pfn);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&test_mem_enc.decrypted_high), 0,
+			    "pages above the limit were decrypted");
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_mem_enc.decrypted), 1);
+	swiotlb_free_tlb(page_address(page), bytes);
+#else
+	kunit_skip(test, "needs contiguous pools (0030) and CONFIG_CONTIG_ALLOC");
+#endif
+}
+
+/*
+ * 0040: the grow worker allocates the copy of the index that will list
+ * its pool before the pool, where it may sleep. With every allocation of
+ * swiotlb.c that may not sleep failing, the pool is still added. Before
+ * 0040 the copy was allocated under the lock, without sleeping, and the
+ * worker freed the pool it had just made.
+ */
+static void swiotlb_test_index_alloc_first(struct kunit *test)
+{
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	unsigned long nslabs;
+
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	nslabs = ctx->mem.nslabs;
+	test_alloc_start();
+	test_alloc.fail_nowait = true;
+	swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	test_alloc_stop();
+
+	KUNIT_EXPECT_GT_MSG(test, ctx->mem.nslabs, nslabs,
+			    "the worker threw away the pool it had made (%u allocations failed)",
+			    test_alloc.nowait_failed);
+	pool = test_newest_pool(&ctx->mem);
+	KUNIT_EXPECT_PTR_NE(test, pool, &ctx->mem.defpool);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, swiotlb_index_find(&ctx->mem, pool->start),
+			    pool);
+	rcu_read_unlock();
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs the index of 0028");
+#endif
+}
+
+/*
+ * 0041: pools grow to at most a sixteenth of lowmem, with no floor but
+ * one segment. The seam makes swiotlb.c see 32 MiB of RAM, then the same
+ * with 1 GiB of highmem, then 1 MiB. Before 0041 the first gave the buddy
+ * block (4 MiB on x86, 512 MiB on arm64 with 64K pages) and the second
+ * counted highmem: 64 MiB.
+ */
+static void swiotlb_test_grow_cap_lowmem(struct kunit *test)
+{
+#ifdef SWIOTLB_KUNIT_GROW_STEPS
+	const unsigned long low = SZ_32M >> PAGE_SHIFT;
+	const unsigned long high = SZ_1G >> PAGE_SHIFT;
+	unsigned long small, with_high, tiny;
+
+	test_alloc_start();
+	test_alloc.totalram = low;
+	small = swiotlb_max_grow_nslabs();
+	test_alloc.totalram = low + high;
+	test_alloc.totalhigh = high;
+	with_high = swiotlb_max_grow_nslabs();
+	test_alloc.totalram = SZ_1M >> PAGE_SHIFT;
+	test_alloc.totalhigh = 0;
+	tiny = swiotlb_max_grow_nslabs();
+	test_alloc_stop();
+
+	KUNIT_EXPECT_EQ_MSG(test, small, (unsigned long)SZ_2M >> IO_TLB_SHIFT,
+			    "32 MiB of RAM: pools up to %lu KiB",
+			    (small << IO_TLB_SHIFT) >> 10);
+	KUNIT_EXPECT_EQ_MSG(test, with_high, small,
+			    "highmem counted: pools up to %lu KiB",
+			    (with_high << IO_TLB_SHIFT) >> 10);
+	KUNIT_EXPECT_EQ(test, tiny, (unsigned long)IO_TLB_SEGSIZE);
+	KUNIT_EXPECT_LE(test, swiotlb_max_grow_nslabs(),
+			IO_TLB_DEFAULT_SIZE >> IO_TLB_SHIFT);
+#else
+	kunit_skip(test, "needs the pool sizes of 0030");
+#endif
+}
+
+/*
+ * 0042: one contiguous range per run of the grow worker, and none for a
+ * while after one failed. The worker grows a private allocator until the
+ * next pool it wants is 64 MiB; then every contiguous range fails. The
+ * run tries one range and adds a pool of the buddy block; the next run
+ * tries none. Before 0042 the first run tried 64, 32, 16 and 8 MiB, and
+ * the next one 8 MiB again.
+ */
+static void swiotlb_test_contig_fail_backs_off(struct kunit *test)
+{
+#if defined(SWIOTLB_KUNIT_GROW_STEPS) && defined(CONFIG_CONTIG_ALLOC)
+	const unsigned long want = IO_TLB_DEFAULT_SIZE >> IO_TLB_SHIFT;
+	struct swiotlb_test_ctx *ctx;
+	unsigned int i, first;
+
+	if (swiotlb_max_grow_nslabs() < want)
+		kunit_skip(test, "64 MiB pools need 1 GiB of RAM");
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
+	for (i = 0; i < 16 && swiotlb_grow_nslabs(&ctx->mem) < want; i++)
+		swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	KUNIT_ASSERT_EQ(test, swiotlb_grow_nslabs(&ctx->mem), want);
+
+	test_alloc_start();
+	test_alloc.fail_contig = true;
+	swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	first = test_alloc.contig;
+	KUNIT_EXPECT_EQ(test, test_newest_pool(&ctx->mem)->nslabs,
+			TEST_BUDDY_SLABS);
+	swiotlb_dyn_alloc(&ctx->mem.dyn_alloc);
+	test_alloc_stop();
+
+	KUNIT_EXPECT_EQ_MSG(test, first, 1U,
+			    "one run tried %u contiguous ranges", first);
+	KUNIT_EXPECT_EQ_MSG(test, test_alloc.contig, first,
+			    "the next run tried %u more at once",
+			    test_alloc.contig - first);
+	KUNIT_EXPECT_EQ(test, test_newest_pool(&ctx->mem)->nslabs,
+			TEST_BUDDY_SLABS);
+	test_ctx_destroy(test, ctx);
+#else
+	kunit_skip(test, "needs pools above the buddy block (0030) and CONFIG_CONTIG_ALLOC");
+#endif
 }
 
 /*
@@ -3223,6 +3597,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_area_major),
 	KUNIT_CASE(swiotlb_test_bench_pools),
 	KUNIT_CASE(swiotlb_test_bench_grow),
+	KUNIT_CASE(swiotlb_test_bench_grow_fragmented),
 #endif
 #if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_search_hint),
@@ -3233,6 +3608,11 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 #endif
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_pool_size_capped),
+	KUNIT_CASE(swiotlb_test_slots_fail_halves),
+	KUNIT_CASE(swiotlb_test_contig_above_limit),
+	KUNIT_CASE(swiotlb_test_index_alloc_first),
+	KUNIT_CASE(swiotlb_test_grow_cap_lowmem),
+	KUNIT_CASE(swiotlb_test_contig_fail_backs_off),
 	KUNIT_CASE(swiotlb_test_hopeless_no_growth),
 	KUNIT_CASE(swiotlb_test_decrypt_below_limit),
 	KUNIT_CASE(swiotlb_test_decrypt_failure_reencrypts),

@@ -24,6 +24,14 @@
  * swiotlb_release_slots() has given the area lock back: from there on,
  * nothing keeps the pool alive, and the shrinker may retire and free it.
  * A test case can run code at that point, once (the release seam).
+ *
+ * The allocations of a pool go through the suite too (the allocation
+ * seam): alloc_contig_pages() and free_contig_range(), which it counts,
+ * kvcalloc(), and kmalloc(). While a test case injects, and only in its
+ * own task, the seam can make a contiguous range, a slot array, or any
+ * allocation that may not sleep fail, and it can make swiotlb.c see
+ * other totals of RAM and highmem (totalram_pages(), totalhigh_pages()).
+ * Otherwise all pass on to the real functions.
  */
 #ifndef _SWIOTLB_DYNAMIC_KUNIT_H
 #define _SWIOTLB_DYNAMIC_KUNIT_H
@@ -49,5 +57,32 @@ static void swiotlb_kunit_atomic_long_sub(long i, atomic_long_t *v);
 	swiotlb_kunit_set_memory_decrypted(addr, numpages)
 #define set_memory_encrypted(addr, numpages) \
 	swiotlb_kunit_set_memory_encrypted(addr, numpages)
+
+
+#ifdef CONFIG_CONTIG_ALLOC
+static struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
+						     gfp_t gfp, int nid,
+						     nodemask_t *nodemask);
+static void swiotlb_kunit_free_contig_range(unsigned long pfn,
+					    unsigned long nr_pages);
+
+#define alloc_contig_pages(nr_pages, gfp, nid, nodemask) \
+	swiotlb_kunit_alloc_contig_pages(nr_pages, gfp, nid, nodemask)
+#define free_contig_range(pfn, nr_pages) \
+	swiotlb_kunit_free_contig_range(pfn, nr_pages)
+#endif
+static void *swiotlb_kunit_kvcalloc(size_t n, size_t size, gfp_t flags);
+static void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags);
+static unsigned long swiotlb_kunit_totalram_pages(void);
+static unsigned long swiotlb_kunit_totalhigh_pages(void);
+
+#define kvcalloc(n, size, flags) \
+	swiotlb_kunit_kvcalloc(n, size, flags)
+#define kmalloc(size, flags) \
+	swiotlb_kunit_kmalloc(size, flags)
+#define totalram_pages() \
+	swiotlb_kunit_totalram_pages()
+#define totalhigh_pages() \
+	swiotlb_kunit_totalhigh_pages()
 
 #endif /* _SWIOTLB_DYNAMIC_KUNIT_H */
