@@ -1,20 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# What a burst costs the grow worker, on KUnit kernels side by side: the
-# case swiotlb_test_bench_grow (a private allocator grown to 256 MiB by
-# the worker), or with GROW_CASE=bench_grow_fragmented the case that
-# grows one to 64 MiB where no contiguous range can be had, booted under
+# One KUnit bench case on several KUnit kernels side by side, booted under
 # "-icount shift=2,sleep=off", where the guest clock counts instructions,
-# in interleaved rounds.
+# in interleaved rounds.  BENCH_CASE names the case and what is compared:
+#   bench_grow             (default) grow_us: the grow worker takes a
+#                          private allocator to 256 MiB
+#   bench_grow_fragmented  grow_us: the same to 64 MiB where no contiguous
+#                          range can be had
+#   bench_hint             op_ns: one thread per vCPU maps and unmaps
+#                          4 KiB beside a nearly full older pool
 #
-# usage: scripts/bench/grow-cost.sh OUTDIR ROUNDS LABEL=BZIMAGE...
+# usage: scripts/bench/kunit-bench.sh OUTDIR ROUNDS LABEL=BZIMAGE...
 #
 # The first LABEL is the reference; give one kernel twice under two
 # labels for a control.  Each round boots every kernel once, in the order
-# given.  Writes OUTDIR/grow.txt ("ROUND LABEL GROW_US", then the other
-# numbers of the case's bench: line, per boot) and OUTDIR/grow.md (scripts/report/paired-ci.py's table of
-# grow_us), and prints the table.  One vCPU, on the pc machine: the QEMU
-# of bookworm hangs under icount otherwise (scripts/vm/get-qemu.sh).
+# given.  Writes OUTDIR/bench.txt ("ROUND LABEL VALUE", then the other
+# numbers of the case's bench: line, per boot) and OUTDIR/bench.md
+# (scripts/report/paired-ci.py's table of the values), and prints the
+# table.  BENCH_SMP vCPUs (default 1), on the pc machine; above one, QEMU
+# must be backports' (QEMU=build/qemu-bpo/qemu-system-x86_64, from
+# scripts/vm/get-qemu.sh): bookworm's hangs under icount.
 # Exit status: EX_OK, EX_USAGE, or the status of a boot that failed
 # (the case failed: EX_TESTFAIL; EX_CRASH, EX_TIMEOUT).
 set -euo pipefail
@@ -34,13 +39,18 @@ for arg; do
 	images+=("${arg#*=}")
 	[ -f "${arg#*=}" ] || die $EX_MISSING "no kernel ${arg#*=}"
 done
-case=${GROW_CASE:-bench_grow}
-case "$case" in bench_grow|bench_grow_fragmented) ;;
-*) die $EX_USAGE "GROW_CASE must be bench_grow or bench_grow_fragmented" ;; esac
+case=${BENCH_CASE:-bench_grow}
+case "$case" in
+bench_grow|bench_grow_fragmented) key=grow_us ;;
+bench_hint) key=op_ns ;;
+*) die $EX_USAGE "BENCH_CASE must be bench_grow, bench_grow_fragmented or bench_hint" ;;
+esac
+smp=${BENCH_SMP:-1}
+[[ $smp =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "BENCH_SMP must be a number of vCPUs, not '$smp'"
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
 [ -f "$initrd" ] || die $EX_MISSING "no initramfs $initrd (make initramfs)"
 mkdir -p "$out"
-: > "$out/grow.txt"
+: > "$out/bench.txt"
 
 for ((r = 1; r <= rounds; r++)); do
 	for i in "${!labels[@]}"; do
@@ -48,7 +58,7 @@ for ((r = 1; r <= rounds; r++)); do
 		status=0
 		QEMU_MACHINE=pc TEST_TIMEOUT=600 BOOT_TIMEOUT=900 \
 			"$PROJECT_TOP/scripts/vm/qemu-run.sh" -k "${images[i]}" -i "$initrd" \
-			-t kunit -m 5120 -s 1 -o "$run" \
+			-t kunit -m 5120 -s "$smp" -o "$run" \
 			-c "swiotlb=512,force kunit.filter_glob=swiotlb_dynamic.swiotlb_test_$case" \
 			-x -icount -x shift=2,sleep=off >/dev/null || status=$?
 		[ "$status" -eq 0 ] || die "$status" "round $r, ${labels[i]}: the boot failed (see $run/console.log)"
@@ -56,10 +66,10 @@ for ((r = 1; r <= rounds; r++)); do
 			die $EX_TESTFAIL "round $r, ${labels[i]}: swiotlb_test_$case did not pass (see $run/console.log)"
 		line=$(tr -d '\r' < "$run/console.log" | grep -ao "swiotlb_test_$case: bench: .*") ||
 			die $EX_TESTFAIL "round $r, ${labels[i]}: no bench: line (see $run/console.log)"
-		us=$(awk '{ for (i = 1; i < NF; i++) if ($i == "grow_us") print $(i + 1) }' <<< "$line")
-		[ -n "$us" ] || die $EX_TESTFAIL "round $r, ${labels[i]}: no grow_us in '$line'"
-		echo "$r ${labels[i]} $us ${line#*bench: }" | tee -a "$out/grow.txt" >&2
+		value=$(awk -v k="$key" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' <<< "$line")
+		[ -n "$value" ] || die $EX_TESTFAIL "round $r, ${labels[i]}: no $key in '$line'"
+		echo "$r ${labels[i]} $value ${line#*bench: }" | tee -a "$out/bench.txt" >&2
 	done
 done
-"$PROJECT_TOP/scripts/report/paired-ci.py" "$out/grow.txt" > "$out/grow.md"
-cat "$out/grow.md"
+"$PROJECT_TOP/scripts/report/paired-ci.py" "$out/bench.txt" > "$out/bench.md"
+cat "$out/bench.md"
