@@ -39,6 +39,7 @@ declare -A EXPECTED_V7=(
 	[swiotlb_test_partial_sync]="partial sync in a later slot copies nothing (0025)"
 	[swiotlb_test_alloc_order_aligned]="coherent buffers only page-aligned (0026)"
 	[swiotlb_test_alloc_unaligned_pool]="pages from before an unaligned pool (0027)"
+	[swiotlb_test_pool_areas_segment]="a grown pool's areas smaller than a segment (0044)"
 )
 
 # case: what its boot needs beyond the default (VAR=VALUE ... for

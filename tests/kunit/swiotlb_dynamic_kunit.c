@@ -2265,6 +2265,29 @@ static void swiotlb_test_pool_size_capped(struct kunit *test)
 }
 
 /*
+ * 0044: a pool has no area smaller than a segment. The grow worker asks
+ * for default_nareas areas, one per CPU; a pool of four segments asked
+ * for with sixteen areas must get four. v7 gives it sixteen of 32 slots,
+ * and a slot search that holds one area's lock then takes slots of the
+ * next area, which another CPU takes at the same time.
+ */
+static void swiotlb_test_pool_areas_segment(struct kunit *test)
+{
+	struct io_tlb_pool *pool;
+
+	pool = swiotlb_alloc_pool(NULL, 4 * IO_TLB_SEGSIZE, 4 * IO_TLB_SEGSIZE,
+				  16, default_swiotlb_limit(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_EXPECT_EQ(test, pool->nslabs, 4UL * IO_TLB_SEGSIZE);
+	KUNIT_EXPECT_GE_MSG(test, pool->area_nslabs, (unsigned int)IO_TLB_SEGSIZE,
+			    "%u areas of %u slots", pool->nareas,
+			    pool->area_nslabs);
+	KUNIT_EXPECT_EQ(test, pool->nareas, 4U);
+	swiotlb_dyn_free(&pool->rcu);
+	rcu_barrier();
+}
+
+/*
  * 0039: the slot array of a pool is CPU-only memory, from kvcalloc().
  * When it fails after a contiguous buffer (8 MiB, twice the buddy block),
  * the buffer goes back and a pool of the buddy block's size is made.
@@ -3769,6 +3792,7 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 #endif
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_pool_size_capped),
+	KUNIT_CASE(swiotlb_test_pool_areas_segment),
 	KUNIT_CASE(swiotlb_test_slots_fail_halves),
 	KUNIT_CASE(swiotlb_test_contig_above_limit),
 	KUNIT_CASE(swiotlb_test_index_alloc_first),
