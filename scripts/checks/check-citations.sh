@@ -14,7 +14,9 @@
 #   or `**ID** ("SUBJECT"`, is not the list's subject of that id;
 # - a port's `[ Upstream commit ID ]` names a commit whose subject is not
 #   the patch's own Subject:;
-# - an entry of the list is cited nowhere, or is not `ID "SUBJECT" AUTHOR`.
+# - an entry of the list is cited nowhere, or is not `ID "SUBJECT" AUTHOR`;
+# - a patch of this series named as `patch NNNN of this series ("SUBJECT")`
+#   does not exist, or its Subject: is not SUBJECT.
 # The list itself was checked by hand against mainline's log; this keeps
 # the text in agreement with it.
 #
@@ -47,6 +49,12 @@ subject_of() {
 	awk -F'\t' -v id="$1" '$1 == id { print $2; exit }' "$tmp/list"
 }
 
+# patch_subject FILE: the Subject: of a patch, its lines joined.
+patch_subject() {
+	awk '/^Subject:/ { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; print s; exit }' "$1" |
+		sed -E 's/^Subject: (\[PATCH[^]]*\] )?//; s/ +/ /g'
+}
+
 # joined FILE: the file on one line, without the line starts of diffs,
 # comments and indented Markdown.
 joined() {
@@ -76,13 +84,23 @@ for f in "${files[@]}"; do
 			[ -z "$want" ] || [ "$subject" = "$want" ] ||
 				echo "$rel: $id is \"$want\", not \"$subject\"" >> "$problems"
 		done
+	# Our own patches, named by number: the subjects must agree too.
+	{ grep -oE 'patch [0-9]{4} of this series \("[^"]+"' "$tmp/text" || true; } |
+		sed -E 's/^patch ([0-9]{4}) of this series \("(.*)"$/\1\t\2/' |
+		while IFS=$'\t' read -r num subject; do
+			ours=("$root"/patches/"$num"-*.patch)
+			if [ ${#ours[@]} -ne 1 ]; then
+				echo "$rel: patch $num of this series is not one file in patches/" >> "$problems"
+			elif [ "$subject" != "$(patch_subject "${ours[0]}")" ]; then
+				echo "$rel: patch $num is \"$(patch_subject "${ours[0]}")\", not \"$subject\"" >> "$problems"
+			fi
+		done
 	# A port names its upstream commit: the subjects must agree.
 	case "$rel" in
 	*.patch)
 		id=$(grep -m1 -oE '^\[ Upstream commit [0-9a-f]{40} \]' "$f" | cut -d' ' -f4 | cut -c1-12 || true)
 		[ -n "$id" ] || continue
-		subject=$(awk '/^Subject:/ { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; print s; exit }' "$f" |
-			sed -E 's/^Subject: (\[PATCH[^]]*\] )?//; s/ +/ /g')
+		subject=$(patch_subject "$f")
 		want=$(subject_of "$id")
 		[ -z "$want" ] || [ "$subject" = "$want" ] ||
 			echo "$rel: upstream commit $id is \"$want\", but the patch is \"$subject\"" >> "$problems"

@@ -118,6 +118,15 @@ sed -i 's/cbf53074a528 ("swiotlb: Honour/823353b7cf0e ("swiotlb: Honour/' \
 expect citation-wrong-commit $EX_TESTFAIL '823353b7cf0e is "swiotlb: Enforce page alignment in swiotlb_alloc()", not "swiotlb: Honour' \
 	env CITE_ROOT="$tmp/cite" RESULTS_FILE="$tmp/cite.txt" "$s/checks/check-citations.sh"
 
+# Our own patch named by number with another subject: 0039 as it was
+# first written, with a subject of 0030 that the patch never had.
+mkdir -p "$tmp/cite2"
+cp -r "$PROJECT_TOP/patches" "$PROJECT_TOP/docs" "$PROJECT_TOP/README.md" "$PROJECT_TOP/tests" "$tmp/cite2/"
+sed -i 's/^double in size"), which has no commit/double in size, up to 64 MiB"), which has no commit/' \
+	"$tmp"/cite2/patches/0039-*.patch
+expect citation-wrong-patch-subject $EX_TESTFAIL 'patch 0030 is "swiotlb: grow in pools that double in size", not "swiotlb: grow in pools that double in size, up to 64 MiB"' \
+	env CITE_ROOT="$tmp/cite2" RESULTS_FILE="$tmp/cite2.txt" "$s/checks/check-citations.sh"
+
 # make check-versions with a version the archive does not serve.
 expect versions-unknown $EX_MISSING "1 of 1 versions failed: 0.0-0" \
 	env VERSIONS_DIR="$tmp/versions" RESULTS_FILE="$tmp/versions.txt" FRAGMENTS=unused \
