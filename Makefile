@@ -96,7 +96,7 @@ help:
 	@echo "                        full series, release 6.1.x-dynswiotlb, in build/deb/ (DEB_FLAVOUR=; ~1 h)"
 	@echo "  make deb-boot         boot that package's kernel and modules through the grow, shrink, default"
 	@echo "                        and nvme scenarios"
-	@echo "  make test-harness     classifier on saved logs, failure paths (no kernel build)"
+	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
@@ -287,6 +287,7 @@ check-citations:
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
+	tests/harness/test-kunit-results.sh
 
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh

@@ -9,7 +9,9 @@
 # one "PASS NAME.CASE", "FAIL NAME.CASE" or "SKIP NAME.CASE" line.  If
 # the suite did not report all the cases its plan announced (a crash or a
 # timeout in the middle), the case kunit.py saw crash, or else the suite,
-# gets a FAIL line that says so.  Works offline on saved logs.
+# gets a FAIL line that says so.  A failed case's line carries its first
+# failed expectation (file, line, values).  Works offline on saved logs
+# (tests/harness/test-kunit-results.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -38,13 +40,32 @@ if [ -z "$suite" ]; then
 	record FAIL "$name.suite" "no swiotlb_dynamic suite in $log"
 	exit 0
 fi
+# why CASE: CASE's first failed expectation or assertion as the console
+# has it, on one line ("at FILE:LINE; Expected ...; ..."): KUnit prints
+# each as one message, whose lines share the time stamp of its first.
+why() {
+	awk -v c="$1" '
+	{
+		ts = ""; body = $0
+		if (match($0, /^\[ *[0-9.]+\] /)) {
+			ts = substr($0, 1, RLENGTH); body = substr($0, RLENGTH + 1)
+		}
+	}
+	!on && index(body, "# " c ": ") && body ~ /(EXPECTATION|ASSERTION) FAILED at / {
+		on = 1; t = ts; sub(/.*FAILED at /, "at ", body); out = body; next
+	}
+	on && ts == t { gsub(/^ +| +$/, "", body); out = out "; " body; next }
+	on { exit }
+	END { print out }' "$log"
+}
+
 plan=$(jq '.test_cases | length' <<< "$suite")
 seen=0
 while IFS=$'\t' read -r case status; do
 	case "$status" in
 	PASS) record PASS "$name.$case" ;;
 	SKIP) record SKIP "$name.$case" ;;
-	FAIL) record FAIL "$name.$case" ;;
+	FAIL) record FAIL "$name.$case" "$(why "$case")" ;;
 	*) record FAIL "$name.$case" "crashed (see $log)" ;;
 	esac
 	seen=$((seen + 1))
