@@ -2271,13 +2271,21 @@ static void swiotlb_test_pool_size_capped(struct kunit *test)
  * 0044: a pool has no area smaller than a segment. The grow worker asks
  * for default_nareas areas, one per CPU; a pool of four segments asked
  * for with sixteen areas must get four. v7 gives it sixteen of 32 slots,
- * and a slot search that holds one area's lock then takes slots of the
- * next area, which another CPU takes at the same time.
+ * and then:
+ * - a free run goes on to the end of its segment, so a mapping found
+ *   under the lock of area 0 near its end takes slots of area 1, which
+ *   another CPU searches under area 1's lock at the same time, and area
+ *   0 counts more slots used than it has;
+ * - a mapping of more than an area's slots (64 KiB) fits in no area.
  */
 static void swiotlb_test_pool_areas_segment(struct kunit *test)
 {
+	struct swiotlb_test_ctx *ctx;
 	struct io_tlb_pool *pool;
+	unsigned int i;
+	int next, big;
 
+	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
 	pool = swiotlb_alloc_pool(NULL, 4 * IO_TLB_SEGSIZE, 4 * IO_TLB_SEGSIZE,
 				  16, DMA_BIT_MASK(64), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, pool, "no pool of %lu KiB in one piece",
@@ -2287,8 +2295,31 @@ static void swiotlb_test_pool_areas_segment(struct kunit *test)
 			    "%u areas of %u slots", pool->nareas,
 			    pool->area_nslabs);
 	KUNIT_EXPECT_EQ(test, pool->nareas, 4U);
+
+	/*
+	 * Mappings of 24 slots came and went: area 0's search goes on from
+	 * slot 24 (a release does not move it back). 16 slots more.
+	 */
+	pool->areas[0].index = 24;
+	next = swiotlb_area_find_slots(&ctx->dev, pool, 0, ctx->orig,
+				       16 << IO_TLB_SHIFT, 0);
+	KUNIT_EXPECT_GE(test, next, 0);
+	KUNIT_EXPECT_LE_MSG(test, next + 16, (int)pool->area_nslabs,
+			    "slots %d-%d taken under the lock of area 0, of %u slots",
+			    next, next + 15, pool->area_nslabs);
+	for (i = 0; i < pool->nareas; i++)
+		KUNIT_EXPECT_LE_MSG(test, pool->areas[i].used,
+				    (unsigned long)pool->area_nslabs,
+				    "area %u counts %lu slots used of its %u", i,
+				    pool->areas[i].used, pool->area_nslabs);
+	big = swiotlb_area_find_slots(&ctx->dev, pool, pool->nareas - 1,
+				      ctx->orig, SZ_128K, 0);
+	KUNIT_EXPECT_GE_MSG(test, big, 0,
+			    "128 KiB fits in no area of %u slots",
+			    pool->area_nslabs);
 	swiotlb_dyn_free(&pool->rcu);
 	rcu_barrier();
+	test_ctx_destroy(test, ctx);
 }
 
 /*
