@@ -46,6 +46,7 @@ fi
 why() {
 	awk -v c="$1" '
 	{
+		sub(/\r$/, "")
 		ts = ""; body = $0
 		if (match($0, /^\[ *[0-9.]+\] /)) {
 			ts = substr($0, 1, RLENGTH); body = substr($0, RLENGTH + 1)
@@ -54,7 +55,7 @@ why() {
 	!on && index(body, "# " c ": ") && body ~ /(EXPECTATION|ASSERTION) FAILED at / {
 		on = 1; t = ts; sub(/.*FAILED at /, "at ", body); out = body; next
 	}
-	on && ts == t { gsub(/^ +| +$/, "", body); out = out "; " body; next }
+	on && ts == t { gsub(/^ +| +$/, "", body); if (body != "") out = out "; " body; next }
 	on { exit }
 	END { print out }' "$log"
 }

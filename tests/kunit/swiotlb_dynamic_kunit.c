@@ -3043,7 +3043,7 @@ static void swiotlb_test_shrink_busy_not_retired(struct kunit *test)
 	phys_addr_t seg[2], tlb;
 	unsigned int i, busy, other;
 	unsigned long flags;
-	bool retired;
+	bool retired, scanned;
 
 	other = cpumask_next(0, cpu_online_mask);
 	if (!cpu_online(0) || other >= nr_cpu_ids)
@@ -3083,11 +3083,16 @@ static void swiotlb_test_shrink_busy_not_retired(struct kunit *test)
 	spin_lock_irqsave_nested(&pool->areas[1].lock, flags,
 				 SINGLE_DEPTH_NESTING);
 	wake_up_process(task);
-	/* up to 200 ms for the scan to retire area 0, or to finish */
-	for (i = 0; i < 2000 && !READ_ONCE(pool->areas[0].retired) &&
+	/*
+	 * Up to 2 s for the scan to retire area 0, or to finish. A scan
+	 * that has done neither has not been tested: a map now would land in
+	 * area 0 whatever the scan does later.
+	 */
+	for (i = 0; i < 20000 && !READ_ONCE(pool->areas[0].retired) &&
 	     !completion_done(&scan.done); i++)
 		udelay(100);
 	retired = READ_ONCE(pool->areas[0].retired);
+	scanned = retired || completion_done(&scan.done);
 	tlb = test_map(ctx, ctx->orig, SZ_4K, 0, DMA_TO_DEVICE,
 		       DMA_ATTR_NO_WARN);
 	spin_unlock_irqrestore(&pool->areas[1].lock, flags);
@@ -3096,6 +3101,8 @@ static void swiotlb_test_shrink_busy_not_retired(struct kunit *test)
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	test_fill_add(test, ctx, tlb, SZ_4K);
+	KUNIT_EXPECT_TRUE_MSG(test, scanned,
+			      "the scan neither retired area 0 nor finished in 2 s: nothing was tested");
 	KUNIT_EXPECT_FALSE_MSG(test, retired,
 			       "the scan retired an area of a busy pool");
 	KUNIT_EXPECT_EQ_MSG(test, test_kind_of(ctx, tlb), KIND_DYNAMIC,
