@@ -3730,6 +3730,7 @@ static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
 	unsigned long nslabs = mem->nslabs - mem->defpool.nslabs;
 	struct device_dma_parameters parms = {};
 	struct device dev = {};
+	struct page *orig;
 	phys_addr_t tlb;
 	u64 mask;
 #ifdef CONFIG_SWIOTLB_SHRINK
@@ -3763,12 +3764,31 @@ static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
 
 	test_dev_init(&dev, &parms, &mask, mem);
 	KUNIT_EXPECT_EQ(test, is_swiotlb_active(&dev), nslabs != 0);
-	/* only where the allocator knows it has nothing left to search */
+	/*
+	 * A mapping fails where nothing is left (this case booted alone);
+	 * in a run of the whole suite the pools that earlier cases grew
+	 * serve it.
+	 */
+	orig = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	tlb = swiotlb_tbl_map_single(&dev, page_to_phys(orig), SZ_4K, SZ_4K, 0,
+				     DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
 	if (!mem->nslabs) {
-		tlb = swiotlb_tbl_map_single(&dev, 0, SZ_4K, SZ_4K, 0,
-					     DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
 		KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
+	} else {
+		KUNIT_EXPECT_NE_MSG(test, tlb, TEST_MAP_ERROR,
+				    "the %lu slots of the grown pools serve no mapping",
+				    mem->nslabs);
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+		if (tlb != TEST_MAP_ERROR) {
+			KUNIT_EXPECT_PTR_NE(test, swiotlb_find_pool(&dev, tlb),
+					    &mem->defpool);
+			swiotlb_tbl_unmap_single(&dev, tlb, SZ_4K,
+						 DMA_TO_DEVICE, 0);
+		}
+#endif
 	}
+	__free_page(orig);
 #ifdef CONFIG_SWIOTLB_SHRINK
 	/* The grown pools are not idle for an hour: nothing to free. */
 	swiotlb_shrink_delay_ms = 3600 * MSEC_PER_SEC;
