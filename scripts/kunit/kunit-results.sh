@@ -10,7 +10,7 @@
 # the suite did not report all the cases its plan announced (a crash or a
 # timeout in the middle), the case kunit.py saw crash, or else the suite,
 # gets a FAIL line that says so.  A failed case's line carries its first
-# failed expectation (file, line, values).  Works offline on saved logs
+# failed expectation (file, line, values), a skipped one its reason.  Works offline on saved logs
 # (tests/harness/test-kunit-results.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -60,12 +60,17 @@ why() {
 	END { print out }' "$log"
 }
 
+# skip_why CASE: the reason CASE gave kunit_skip() ("ok N CASE # SKIP ...").
+skip_why() {
+	tr -d '\r' < "$log" | sed -n "s/.*ok [0-9]* $1 # SKIP *//p" | head -n 1
+}
+
 plan=$(jq '.test_cases | length' <<< "$suite")
 seen=0
 while IFS=$'\t' read -r case status; do
 	case "$status" in
 	PASS) record PASS "$name.$case" ;;
-	SKIP) record SKIP "$name.$case" ;;
+	SKIP) record SKIP "$name.$case" "$(skip_why "$case")" ;;
 	FAIL) record FAIL "$name.$case" "$(why "$case")" ;;
 	*) record FAIL "$name.$case" "crashed (see $log)" ;;
 	esac
