@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Dynamic SWIOTLB for Debian bookworm's linux-source-6.1: build an unpatched
 # (base) and a patched kernel from the same config and test both in QEMU.
 # `make help` lists the targets and variables.
@@ -57,7 +58,7 @@ QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
 QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
-.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations \
+.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES)
 
@@ -99,6 +100,7 @@ help:
 	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
+	@echo "  make check-licence    every script and source file carries the SPDX line of LICENSE"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
 	@echo "  make kunit-preempt    the KUnit suite again, booted with preempt=full (in make test)"
@@ -284,6 +286,10 @@ shellcheck:
 check-citations:
 	@scripts/checks/check-citations.sh
 
+# Every program file names its licence (scripts/checks/check-licence.sh).
+check-licence:
+	@scripts/checks/check-licence.sh
+
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
@@ -372,6 +378,7 @@ test: deps
 	-@scripts/report/stage.sh test-harness $(MAKE) --no-print-directory test-harness
 	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
 	-@scripts/report/stage.sh citations $(MAKE) --no-print-directory check-citations
+	-@scripts/report/stage.sh licence $(MAKE) --no-print-directory check-licence
 	-@BISECT_VMLINUX= scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(TEST_DEBIAN_FLAVOURS); do \

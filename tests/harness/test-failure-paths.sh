@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Bad input ends with a one-line reason and its own exit status, never a
 # silent pass.  Each case runs one harness script the wrong way and checks
 # its exit status and that its last line on stderr names the problem.
@@ -131,6 +132,14 @@ expect citation-wrong-patch-subject $EX_TESTFAIL 'patch 0030 is "swiotlb: grow i
 expect versions-unknown $EX_MISSING "1 of 1 versions failed: 0.0-0" \
 	env VERSIONS_DIR="$tmp/versions" RESULTS_FILE="$tmp/versions.txt" FRAGMENTS=unused \
 	"$s/series/check-versions.sh" 0.0-0
+
+# A script without its licence line, in a checkout of two.
+mkdir -p "$tmp/lic/scripts"
+printf '#!/bin/bash\n# SPDX-License-Identifier: GPL-2.0-only\ntrue\n' > "$tmp/lic/scripts/good.sh"
+printf '#!/bin/bash\ntrue\n' > "$tmp/lic/scripts/bad.sh"
+git -C "$tmp/lic" init -q && git -C "$tmp/lic" add scripts
+expect licence-missing $EX_TESTFAIL "1 of 2 program files lack 'SPDX-License-Identifier: GPL-2.0-only' in their first 3 lines: scripts/bad.sh" \
+	env LICENCE_ROOT="$tmp/lic" RESULTS_FILE="$tmp/lic.txt" "$s/checks/check-licence.sh"
 
 # A run that recorded nothing is no pass.
 expect summary-of-nothing $EX_TESTFAIL "no results" \
