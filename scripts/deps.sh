@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages of scripts/packages.txt that are missing.
 #
 # usage: scripts/deps.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # The EX_* codes are read by the scripts that source this file:
 # shellcheck disable=SC2034

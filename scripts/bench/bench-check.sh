@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # `make bench-smoke`: check that a short scripts/bench/bench.sh run produced a
 # well-formed report with numbers in it.  It asserts the shape and the
 # facts that do not depend on timing, never a bandwidth target:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-pools: what a lookup by address, and a map and unmap, cost
 # against the number of pools, before and after the "# Scale" patches of
 # the series, in one run.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Turn the raw results of scripts/bench/bench.sh into the cover letter's table.
 #
 # usage: scripts/bench/bench-report.sh OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-timeline: what the swiotlb holds, second by second, on the full
 # series and on the full series without CONFIG_SWIOTLB_SHRINK, through
 # spike -> idle -> trickle -> pressure (the trickle still running) ->

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The benchmark: fio bandwidth and dma_map_benchmark latency of
 # three kernels side by side, in the form of the cover letter's tables.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "applies": the series applies to a fresh copy of the unpatched
 # tree with `quilt push -a` (no fuzz, no rejects), and with `git am` on a
 # git-initialised copy.

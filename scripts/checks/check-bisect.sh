@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "bisect": the tree builds after each patch of the series, with
 # no warning that the unpatched tree does not have, and vmlinux links at the
 # end.

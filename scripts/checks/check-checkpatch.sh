@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "checkpatch": the tree's scripts/checkpatch.pl reports no error
 # on any patch of the series, and exactly the warnings that the allow-list
 # records, no more and no fewer.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "config coverage": the whole series builds, on x86_64, in each
 # config of configs/coverage/ (or the fragments named on the command line).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "cross": the other architectures' files the series changes
 # compile with Debian's cross compilers, with no warning that the unpatched
 # tree does not have.

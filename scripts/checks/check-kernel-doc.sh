@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Port check "kernel-doc": `scripts/kernel-doc -none` prints no warning on
 # the patched tree that it does not print on the unpatched tree.
 #

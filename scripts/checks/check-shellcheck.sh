@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Check "shellcheck": every shell file of the project, the guest's
 # included, has no shellcheck finding at all (any severity).  A `disable`
 # directive in a file must say why on its line or the line before.

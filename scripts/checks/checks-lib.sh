@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Shared by the port checks (scripts/checks/check-*.sh, `make port-checks`):
 # where their trees live, how they run make, and how they compare warnings.

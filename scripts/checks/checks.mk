@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The port checks (included by the top-level Makefile).
 #
 #   make port-checks [SERIES=full|v7]   what `make test` runs: the series

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Debian configs and packages, first part: the series builds with Debian's own kernel configs,
 # with no warning that the unpatched tree does not also give.
 #

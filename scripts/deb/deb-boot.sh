@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Debian configs and packages: boot the packaged kernel of make deb in QEMU and run the
 # patched kernel's scenarios of make qemu-test on it (make deb-boot; not in
 # make test).  This tests the artefact a user installs, not the test kernel.

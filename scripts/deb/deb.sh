@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Debian configs and packages: installable Debian packages of the kernel our users ship, with
 # the full series (make deb; not in make test).
 #

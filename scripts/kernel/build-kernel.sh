@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build bzImage of a configured kernel tree, out of tree.
 #
 # usage: scripts/kernel/build-kernel.sh TREE OBJDIR

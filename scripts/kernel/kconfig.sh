@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Configure a kernel: tinyconfig, then the fragments, then olddefconfig, then
 # check that every option the fragments ask for survived (as kunit.py does).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Turn a saved console log of a KUnit boot into result lines.
 #
 # usage: scripts/kunit/kunit-results.sh TREE CONSOLE_LOG NAME

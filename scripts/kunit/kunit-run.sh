@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build a test kernel with the KUnit suite of tests/kunit/, boot it, and
 # record one result per test case, as parsed by the tree's own kunit.py.
 #

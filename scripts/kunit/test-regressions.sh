@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Show that each KUnit case written for a bug of the plain v7 series fails
 # on v7 (with its prerequisite) and passes on the full series.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Print the outcomes of the QEMU scenarios side by side, from the
 # build/qemu/NAME/summary.txt files that scripts/vm/qemu-test.sh wrote.
 #

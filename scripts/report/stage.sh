@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run one stage of `make test`, time it, and make sure it leaves a result.
 #
 # usage: scripts/report/stage.sh NAME COMMAND...

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Count the results that the stages of `make test` recorded and print the
 # closing line "N passed, M failed".  Exits 1 if anything failed, and also
 # if nothing was recorded at all: a run that tested nothing is no pass.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
 #
 # usage: scripts/series/apply-series.sh TREE [full|v7|noperf|noscale]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Get Debian's linux-source-6.1 and extract it into DEST.
 #
 # usage: scripts/series/get-source.sh DEST

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Print the patches of the series, one path a line, in order.
 #
 # usage: scripts/series/list-series.sh [full|v7|noperf|noscale]

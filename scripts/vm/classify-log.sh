@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tell how a test VM run ended, from its saved console log and result file.
 #
 # usage: scripts/vm/classify-log.sh CONSOLE_LOG [RESULT_FILE]

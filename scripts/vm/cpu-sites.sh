@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Name the function each vCPU was in when the host gave up on a guest.
 #
 # usage: scripts/vm/cpu-sites.sh CPUS_TXT SYSTEM_MAP

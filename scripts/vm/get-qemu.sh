@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Fetch QEMU from Debian's bookworm-backports into DIR, for the SMP runs of
 # the benchmark of the performance patches, without installing it.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the test VM's initramfs (a newc cpio archive, not compressed).
 #
 # usage: scripts/vm/mk-initramfs.sh OUT.cpio TREE

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot a kernel in QEMU (TCG), run one guest test, tell how it ended.
 #
 # usage: scripts/vm/qemu-run.sh -k BZIMAGE -i INITRD -t TEST -o OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run one QEMU scenario and record its assertions.
 #
 # usage: scripts/vm/qemu-test.sh tests/scenarios/NAME.conf

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot the series as a Xen PV dom0 under Debian's own Xen, in QEMU (TCG),
 # and check that a 32-bit DMA device (an IDE disk behind ata_piix) gets
 # its DMA mask and passes fio verify through swiotlb-xen.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-dma SECONDS: the kernel's dma_map_benchmark on QEMU's edu device
 # (PCI 1234:11e8, "-device edu"), bound to the dma_map_benchmark driver
 # through driver_override (the benchmark).  For 1 and 2 threads, and as many

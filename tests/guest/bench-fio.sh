@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-fio JOBFILE RUNTIME [SPIKE [MAXSPIKES]]: one benchmark run of
 # /tests/fio/JOBFILE for RUNTIME seconds (scripts/bench/bench.sh, the
 # benchmark).  With SPIKE (a job file), a warm-up first: SPIKE runs, and

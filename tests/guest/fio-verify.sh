@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # fio-verify JOBFILE: run a fio verify job from /tests/fio while sampling the
 # swiotlb, and report what the host asserts on:
 #   nslabs_boot, nslabs_after   io_tlb_nslabs before and after the load

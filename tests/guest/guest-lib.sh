@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # Helpers for the in-guest tests (busybox sh).
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The KUnit suites of a test kernel run at boot, before init; their KTAP
 # output is on the console, and the host parses it with the tree's
 # tools/testing/kunit/kunit.py.  Here we only check that the swiotlb suite

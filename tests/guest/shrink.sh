@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # shrink JOB: the shrinker, the shrinker of CONFIG_SWIOTLB_SHRINK, in three
 # steps, with io_tlb_shrink_delay_ms set to 1000:
 #   spike1  fio verify JOB: the swiotlb grows

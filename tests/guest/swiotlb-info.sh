@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # swiotlb-info: report the swiotlb debugfs counters once and pass if they
 # can be read.  A quick boot check (tests/harness/test-vm-paths.sh).
 # shellcheck source=tests/guest/guest-lib.sh

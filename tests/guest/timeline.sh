@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # timeline SPIKE_JOB[,IDLE,TRICKLE,PRESSURE]: what the swiotlb holds, second
 # by second, through five phases (durations in seconds, default 10,10,20):
 #   spike     SPIKE_JOB (tests/fio/bench-spike.fio), run again up to four

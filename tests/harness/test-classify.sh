@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The log classifier's own tests: judge every saved log in tests/harness/logs
 # and compare with tests/harness/expected.  Needs no kernel and no QEMU.
 # Records one result per log (harness.classify.NAME).

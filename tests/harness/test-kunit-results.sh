@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # The KUnit parser's own tests: scripts/kunit/kunit-results.sh on the saved
 # console logs of tests/harness/kunit must print exactly the lines of
 # tests/harness/kunit/expected (LOG stands for the log's path there).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The runner's outcomes on a real guest (the base kernel, no swiotlb load):
 # a clean pass, a test that fails, a guest panic, a guest hang, a boot that
 # does not finish in time.  Each must end with its own exit status.
