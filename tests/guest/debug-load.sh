@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # debug-load VERIFY_JOB SPIKE_JOB: the debug-kernel tests on the debug kernel, in steps.
 # Each step prints "harness: step NAME" first (scripts/vm/classify-log.sh
 # names the step a kernel report came in) and reports fio-verify.sh's keys
@@ -31,8 +32,10 @@
 #                  (the three from the function profiler; -1 if absent)
 #   worker_failed  worker runs that added no pool (io_tlb_pools_grown of
 #                  CONFIG_SWIOTLB_SHRINK; -1 without it)
-# pressure also: hog_ready, hog_alive (1 or 0), memfree_kib and free_order6
-#                (free blocks of order 6 or more) once memhog is ready.
+#   settle_s       seconds the grow worker took to settle after the fio job
+# pressure also: hog_ready, hog_alive (1 or 0), memfree_kib, free_order6
+#                and free_order8 (free blocks of order 6 or more, and of
+#                order 8, a grow's 1 MiB, or more) once memhog is ready.
 # leaks: kmemleak_leaks (objects suspected; -1: no kmemleak), no prefix.
 # Exit status: 0, or 1 if a step failed (the host judges the figures).
 # shellcheck source=tests/guest/guest-lib.sh
@@ -123,14 +126,30 @@ shrink_to_boot() {
 	report nslabs_reset "$(swiotlb_read io_tlb_nslabs)"
 }
 
-# spike JOB: fio-verify.sh JOB, and the profiler's counts for the step.
-# The grow worker runs on its own: give it a second to finish before the
-# counts are taken.
+# settle: wait until the grow worker has been idle for two seconds (its
+# runs and the pools it added unchanged), at most 30 s.  It runs on an
+# unbound workqueue, on its own: a run queued at the end of a spike, which
+# a fixed second missed under memory pressure, belongs to that step, not
+# to the next one.
+settle() {
+	last='' same=0 n=0
+	while [ $n -lt 30 ] && [ $same -lt 2 ]; do
+		now="$(hits swiotlb_dyn_alloc) $(swiotlb_read io_tlb_pools_grown)"
+		if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
+		last=$now
+		sleep 1
+		n=$((n + 1))
+	done
+	report settle_s "$n"
+}
+
+# spike JOB: fio-verify.sh JOB, and the profiler's counts for the step,
+# taken once the grow worker has settled.
 spike() {
 	tf=$(hits swiotlb_dyn_free) wr=$(hits swiotlb_dyn_alloc) at=$(hits swiotlb_alloc_tlb)
 	gr=$(swiotlb_read io_tlb_pools_grown)
 	/tests/fio-verify.sh "$1" || status=1
-	sleep 1
+	settle
 	report transient_freed $(( $(hits swiotlb_dyn_free) - tf ))
 	runs=$(( $(hits swiotlb_dyn_alloc) - wr ))
 	report worker_runs "$runs"
@@ -172,7 +191,10 @@ shrink_to_boot
 # locked where compaction does not move it, and gives the rest back: no
 # free block of order 6 is left for the grow worker (1 MiB) or a 256 KiB
 # mapping's transient pool, while nearly all memory is free in smaller
-# blocks.
+# blocks.  It does so again, up to four rounds, while memory freed
+# meanwhile makes such a block (with one round, two runs began the spike
+# with 27 and 67 of them free, and in each the grow worker found its
+# 1 MiB).
 # memhog runs in the foreground, so that this shell forks nothing while
 # memory is at its tightest (a fork needs an order-3 stack on this kernel),
 # and leaves a child that holds the pages.
@@ -182,6 +204,7 @@ if memhog 1 6 /tmp/memhog.pid && read -r hog < /tmp/memhog.pid; then
 	report hog_ready 1
 	report memfree_kib "$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)"
 	report free_order6 "$(free_blocks 6)"
+	report free_order8 "$(free_blocks 8)"
 	spike "$spike_job"
 	if alive "$hog"; then
 		report hog_alive 1

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * memhog - the memory pressure of the debug-kernel tests, step 4 (in the guest).
  *
@@ -18,34 +18,38 @@
  *    the smallest block that fits), so a fill that stops at the default
  *    high watermarks (5.6 MiB on a 1 GiB guest) leaves a few MiB of
  *    blocks that the grow worker takes.
- * 2. Fill anonymous memory, 1 MiB at a time, until no free block of ORDER
- *    or more is left, or until MemFree is down to the zones' high
- *    watermarks plus LEFT_MIB (below them the OOM killer would come).
- * 3. Look up the physical frame of each page in /proc/self/pagemap (root
- *    only) and keep one page in every ORDER-aligned block of frames it
- *    holds a page of; give all other pages back (munmap).  No block it
- *    kept a page in can become a free block of ORDER again.
- * 4. Put the watermarks back.
+ * 2. Fork the holder, while memory is plentiful: a fork needs a kernel
+ *    stack of order 3 on the KASAN kernel (2 without KASAN), and the OOM
+ *    killer once came for a shell that forked at the tightest point.  So
+ *    the caller runs memhog in the foreground and forks nothing until it
+ *    returns.  The parent waits for the holder's word, writes its PID to
+ *    PID_FILE and exits 0; it holds nothing whose freeing would make a
+ *    free block again.
+ * 3. The holder fills anonymous memory, 1 MiB at a time, until no free
+ *    block of ORDER or more is left, or until MemFree is down to the
+ *    zones' high watermarks plus LEFT_MIB (below them the OOM killer
+ *    would come).
+ * 4. It looks up the physical frame of each page in /proc/self/pagemap
+ *    (root only), keeps one page in every ORDER-aligned block of frames it
+ *    holds a page of, and gives all other pages back (munmap).  No block
+ *    it kept a page in can become a free block of ORDER again.
+ * 5. Memory that others freed meanwhile (the page tables of the ranges
+ *    given back, the kernel's own) can make free blocks of ORDER again:
+ *    while there is one, steps 3 and 4 run again, up to ROUNDS in all.
+ * 6. It puts the watermarks back, tells the parent, and sleeps until it
+ *    is killed.
  * The QEMU kernels have compaction, as Debian's do (it gives them
  * CONFIG_CONTIG_ALLOC), and compaction would move the kept pages and
  * make order-8 blocks again (kcompactd does, as soon as the fill is
- * trimmed).  So the fill is locked from the start, the child below locks
- * the pages again, and vm.compact_unevictable_allowed is set to 0 (where
- * it exists), which keeps compaction off locked pages; it stays 0, and
- * the caller sets it back.  alloc_contig_pages() still moves them, but
- * only pools above 4 MiB come from there.  There is no swap.
- * A fill that runs down to a nearly empty MemFree is no use: the
- * KASAN kernel forks with order-3 stacks, and an earlier version of this
- * hog got fio's fork OOM-killed that way.
- *
- * 5. Fork a child that holds the pages, locks them (locks are not
- *    inherited) and sleeps until it is killed, write its PID to
- *    PID_FILE, and exit 0.
- * So the caller runs memhog in the foreground and forks nothing while the
- * fill has memory at its tightest: a fork then needs a kernel stack of
- * order 3 on the KASAN kernel (2 without KASAN), and the OOM killer came
- * for a shell that polled for a ready file with sleep 1.
- * Prints what it did.
+ * trimmed).  So the holder locks its memory from the start
+ * (mlockall(MCL_FUTURE)), and vm.compact_unevictable_allowed is set to 0
+ * (where it exists), which keeps compaction off locked pages; it stays
+ * 0, and the caller sets it back.  alloc_contig_pages() still moves them,
+ * but only pools above 4 MiB come from there.  There is no swap.
+ * A fill that runs down to a nearly empty MemFree is no use: the KASAN
+ * kernel forks with order-3 stacks, and an earlier version of this hog
+ * got fio's fork OOM-killed that way.
+ * Prints what each round did.
  * Exit status: 2 on bad usage, 1 if it could not build the pressure.
  */
 #include <fcntl.h>
@@ -171,17 +175,167 @@ static int test_and_set(uint8_t **map, size_t *bytes, uint64_t nr)
 	return old;
 }
 
+/* What the holder keeps between rounds. */
+struct hog {
+	long page, npages, left_kib;
+	int order;
+	char **chunks;
+	unsigned long held, cap, trimmed, kept, freed;
+	uint8_t *blocks;		/* one bit per ORDER-aligned block kept */
+	size_t map_bytes;
+	uint64_t *pm;
+};
+
+/*
+ * Fill anonymous memory (locked: mlockall(MCL_FUTURE)) 1 MiB at a time
+ * until no free block of ORDER or more is left, or MemFree is down to the
+ * high watermarks plus LEFT_MIB.  Returns 0, or -1 on failure.
+ */
+static int fill(struct hog *h)
+{
+	char *chunk;
+
+	for (;;) {
+		long floor_kib = high_watermarks_kib() + h->left_kib;
+
+		if (meminfo_kib("MemFree") <= floor_kib || !free_blocks(h->order))
+			return 0;
+		chunk = mmap(NULL, MIB, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (chunk == MAP_FAILED) {
+			perror("memhog: mmap");
+			return -1;
+		}
+		memset(chunk, 0x5a, MIB);
+		if (h->held == h->cap) {
+			h->cap = h->cap ? 2 * h->cap : 256;
+			h->chunks = realloc(h->chunks, h->cap * sizeof(*h->chunks));
+			if (!h->chunks)
+				return -1;
+		}
+		h->chunks[h->held++] = chunk;
+	}
+}
+
+/*
+ * Keep the first page met in each ORDER-aligned block of frames (over
+ * every round) in the chunks filled since the last trim; munmap the runs
+ * of pages between kept ones.  Returns 0, or -1 on failure.
+ */
+static int trim(struct hog *h)
+{
+	long i, run;
+	int fd, was;
+
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0) {
+		perror("memhog: /proc/self/pagemap");
+		return -1;
+	}
+	for (; h->trimmed < h->held; h->trimmed++) {
+		char *chunk = h->chunks[h->trimmed];
+		off_t off = (off_t)((uintptr_t)chunk / h->page) * sizeof(*h->pm);
+
+		if (pread(fd, h->pm, h->npages * sizeof(*h->pm), off) !=
+		    (ssize_t)(h->npages * sizeof(*h->pm))) {
+			perror("memhog: pagemap read");
+			close(fd);
+			return -1;
+		}
+		for (i = 0, run = 0; i <= h->npages; i++) {
+			if (i < h->npages) {
+				uint64_t e = h->pm[i];
+
+				if (!(e & PM_PRESENT) || !(e & PM_PFN_MASK)) {
+					fprintf(stderr, "memhog: pagemap shows no frame (not root?)\n");
+					close(fd);
+					return -1;
+				}
+				was = test_and_set(&h->blocks, &h->map_bytes,
+						   (e & PM_PFN_MASK) >> h->order);
+				if (was < 0) {
+					close(fd);
+					return -1;
+				}
+				if (was)
+					continue;
+				h->kept++;
+			}
+			if (i > run) {
+				if (munmap(chunk + run * h->page, (i - run) * h->page)) {
+					perror("memhog: munmap");
+					close(fd);
+					return -1;
+				}
+				h->freed += i - run;
+			}
+			run = i + 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+#define ROUNDS 4
+
+/*
+ * The holder: fill and trim, again while a free block of ORDER is left
+ * (memory that others freed meanwhile: the page tables of the trimmed
+ * ranges, the kernel's own), at most ROUNDS times.  Says on @ready
+ * whether the pressure is built, then sleeps until it is killed.
+ */
+static void holder(struct hog *h, int ready, long min_free, long wsf)
+{
+	char ok = 0;
+	int round, fd;
+
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		perror("memhog: mlockall");
+		goto out;
+	}
+	for (round = 1; round <= ROUNDS; round++) {
+		if (fill(h))
+			goto out;
+		printf("memhog: round %d: filled %lu MiB in all, MemFree %ld MiB, free blocks of order %d or more: %ld\n",
+		       round, h->held, meminfo_kib("MemFree") / 1024, h->order,
+		       free_blocks(h->order));
+		if (trim(h))
+			goto out;
+		printf("memhog: round %d: keeps %lu KiB (one page per order-%d block), gave back %lu MiB, MemFree %ld MiB, free blocks of order %d or more: %ld, of order 3 or more: %ld\n",
+		       round, h->kept * h->page / 1024, h->order,
+		       h->freed * h->page / MIB, meminfo_kib("MemFree") / 1024,
+		       h->order, free_blocks(h->order), free_blocks(3));
+		fflush(stdout);
+		if (!free_blocks(h->order))
+			break;
+	}
+	ok = 1;
+out:
+	if (sysctl_set(MIN_FREE, min_free) || sysctl_set(WSF, wsf)) {
+		perror("memhog: cannot restore the watermarks");
+		ok = 0;
+	}
+	fflush(stdout);
+	if (write(ready, &ok, 1) != 1 || !ok)
+		_exit(1);
+	close(ready);
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	setsid();
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
-	long left_kib, page = sysconf(_SC_PAGESIZE), npages = MIB / page;
-	unsigned long held = 0, cap = 0, n, kept = 0, freed = 0;
-	char **chunks = NULL, *chunk;
-	uint64_t *pm = calloc(MIB / 4096, sizeof(*pm));
-	uint8_t *blocks = NULL;
-	size_t map_bytes = 0;
-	long i, run, min_free, wsf;
-	int order, fd, was, locked[2];
-	char lock_ok = 0;
+	struct hog h = { .page = sysconf(_SC_PAGESIZE) };
+	long min_free, wsf;
+	int ready[2];
+	char ok = 0;
 	FILE *pidf;
 	pid_t child;
 
@@ -191,9 +345,11 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	left_kib = atol(argv[1]) * 1024;
-	order = atoi(argv[2]);
-	if (!pm || page > 4096)
+	h.left_kib = atol(argv[1]) * 1024;
+	h.order = atoi(argv[2]);
+	h.npages = MIB / h.page;
+	h.pm = calloc(MIB / 4096, sizeof(*h.pm));
+	if (!h.pm || h.page > 4096)
 		return 1;
 	if (sysctl_get(MIN_FREE, &min_free) || sysctl_get(WSF, &wsf) ||
 	    sysctl_set(MIN_FREE, 256) || sysctl_set(WSF, 1)) {
@@ -204,90 +360,9 @@ int main(int argc, char **argv)
 		perror("memhog: cannot keep compaction off locked pages");
 		return 1;
 	}
-	/* locked from the start: kcompactd works while the fill is trimmed */
-	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		perror("memhog: mlockall");
-		return 1;
-	}
-
-	for (;;) {
-		long floor_kib = high_watermarks_kib() + left_kib;
-
-		if (meminfo_kib("MemFree") <= floor_kib || !free_blocks(order))
-			break;
-		chunk = mmap(NULL, MIB, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (chunk == MAP_FAILED) {
-			perror("memhog: mmap");
-			return 1;
-		}
-		memset(chunk, 0x5a, MIB);
-		if (held == cap) {
-			cap = cap ? 2 * cap : 256;
-			chunks = realloc(chunks, cap * sizeof(*chunks));
-			if (!chunks)
-				return 1;
-		}
-		chunks[held++] = chunk;
-	}
-	printf("memhog: filled %lu MiB, MemFree %ld MiB, free blocks of order %d or more: %ld\n",
-	       held, meminfo_kib("MemFree") / 1024, order, free_blocks(order));
-
-	fd = open("/proc/self/pagemap", O_RDONLY);
-	if (fd < 0) {
-		perror("memhog: /proc/self/pagemap");
-		return 1;
-	}
-	for (n = 0; n < held; n++) {
-		off_t off = (off_t)((uintptr_t)chunks[n] / page) * sizeof(*pm);
-
-		if (pread(fd, pm, npages * sizeof(*pm), off) !=
-		    (ssize_t)(npages * sizeof(*pm))) {
-			perror("memhog: pagemap read");
-			return 1;
-		}
-		/*
-		 * Keep the first page met in each block; munmap the runs
-		 * of pages between kept ones.
-		 */
-		for (i = 0, run = 0; i <= npages; i++) {
-			if (i < npages) {
-				if (!(pm[i] & PM_PRESENT) || !(pm[i] & PM_PFN_MASK)) {
-					fprintf(stderr, "memhog: pagemap shows no frame (not root?)\n");
-					return 1;
-				}
-				was = test_and_set(&blocks, &map_bytes,
-						   (pm[i] & PM_PFN_MASK) >> order);
-				if (was < 0)
-					return 1;
-				if (was)
-					continue;
-				kept++;
-			}
-			if (i > run) {
-				if (munmap(chunks[n] + run * page, (i - run) * page)) {
-					perror("memhog: munmap");
-					return 1;
-				}
-				freed += i - run;
-			}
-			run = i + 1;
-		}
-	}
-	close(fd);
-	if (sysctl_set(MIN_FREE, min_free) || sysctl_set(WSF, wsf)) {
-		perror("memhog: cannot restore the watermarks");
-		return 1;
-	}
-
-	printf("memhog: keeps %lu KiB (one page per order-%d block), gave back %lu MiB, MemFree %ld MiB, free blocks of order %d or more: %ld, of order 3 or more: %ld\n",
-	       kept * page / 1024, order, freed * page / MIB,
-	       meminfo_kib("MemFree") / 1024, order, free_blocks(order),
-	       free_blocks(3));
 	fflush(stdout);
-
-	/* The child shares the kept pages; they stay when the parent exits. */
-	if (pipe(locked) < 0) {
+	/* forked while memory is plentiful; the holder fills it */
+	if (pipe(ready) < 0) {
 		perror("memhog: pipe");
 		return 1;
 	}
@@ -297,29 +372,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!child) {
-		char ok = !mlockall(MCL_CURRENT);
-
-		if (write(locked[1], &ok, 1) != 1 || !ok)
-			_exit(1);
-		close(locked[0]);
-		close(locked[1]);
-		fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		setsid();
-		for (;;)
-			pause();
+		close(ready[0]);
+		holder(&h, ready[1], min_free, wsf);
 	}
-	close(locked[1]);
-	if (read(locked[0], &lock_ok, 1) != 1 || !lock_ok) {
-		fprintf(stderr, "memhog: the child could not lock the pages\n");
+	close(ready[1]);
+	if (read(ready[0], &ok, 1) != 1 || !ok) {
+		fprintf(stderr, "memhog: the holder could not build the pressure\n");
 		kill(child, SIGKILL);
 		return 1;
 	}
-	close(locked[0]);
+	close(ready[0]);
 	pidf = fopen(argv[3], "w");
 	if (!pidf || fprintf(pidf, "%d\n", (int)child) < 0 || fclose(pidf)) {
 		perror("memhog: pid file");

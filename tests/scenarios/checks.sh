@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # out, bz and conf are set by scripts/vm/qemu-test.sh, which sources this:
 # shellcheck disable=SC2154
@@ -166,7 +167,7 @@ scenario_check() {
 			# touched: the grow worker (1 MiB) fails and says so; transient
 			# pools of smaller mappings still serve; fio verifies.
 			p=pressure. why=$(fio_fine pressure.) wf=$(worker_failed pressure)
-			facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB and $(val ${p}free_order6) free blocks of order 6 or more under pressure, grow-worker runs that failed $wf (console warnings $(worker_warned pressure)), $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
+			facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB and $(val ${p}free_order6) free blocks of order 6 or more ($(val ${p}free_order8) of order 8, a grow's 1 MiB, or more) under pressure, grow-worker runs that failed $wf (console warnings $(worker_warned pressure)), $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
 			if [ -z "$why" ] && [ "$(val ${p}hog_ready)" = 1 ] && [ "$(val ${p}hog_alive)" = 1 ] &&
 			   [ "$wf" -gt 0 ] && [ "$(val ${p}transient_freed)" -gt 0 ]; then
 				check PASS pressure "data verified; $facts"
