@@ -155,7 +155,7 @@ scenario_check() {
 			fi ;;
 		inject-random)
 			p=inject_random. why=$(fio_fine inject_random.)
-			facts="$(val ${p}page_injected) page and $(val ${p}slab_injected) slab allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), $(val ${p}transient_freed) transient pools, grow-worker runs that failed $(worker_failed inject_random)"
+			facts="$(val ${p}page_injected) page and $(val ${p}slab_injected) slab allocations failed (try $(val ${p}tries) of at most $(val ${p}tries_max)), io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), $(val ${p}transient_freed) transient pools, grow-worker runs that failed $(worker_failed inject_random)"
 			if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
 			   [ "$(val ${p}slab_injected)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
 				check PASS inject-random "data verified; $facts"
