@@ -236,13 +236,13 @@ static void test_release_stop(void)
 static void __maybe_unused swiotlb_kunit_atomic_long_sub(long i,
 							 atomic_long_t *v)
 {
-#ifdef CONFIG_DEBUG_FS
+#if defined(CONFIG_DEBUG_FS) && defined(SWIOTLB_KUNIT_COUNT_FREED)
 	/* pairs with smp_store_release() in test_release_start() */
 	struct io_tlb_mem *mem = smp_load_acquire(&test_release.mem);
 #endif
 
 	(atomic_long_sub)(i, v);
-#ifdef CONFIG_DEBUG_FS
+#if defined(CONFIG_DEBUG_FS) && defined(SWIOTLB_KUNIT_COUNT_FREED)
 	/* swiotlb_count_freed(): once, for the allocator of the case */
 	if (mem && v == &mem->total_used &&
 	    cmpxchg(&test_release.mem, mem, NULL) == mem) {
