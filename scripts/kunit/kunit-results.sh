@@ -11,8 +11,8 @@
 # the suite did not report all the cases its plan announced (a crash or a
 # timeout in the middle), the case kunit.py saw crash, or else the suite,
 # gets a FAIL line that says so.  A failed case's line carries its first
-# failed expectation (file, line, values), a skipped one its reason.  Works offline on saved logs
-# (tests/harness/test-kunit-results.sh).
+# failed expectation (file, line, values), a skipped one its reason.
+# Works offline on saved logs (tests/harness/test-kunit-results.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -41,13 +41,17 @@ if [ -z "$suite" ]; then
 	record FAIL "$name.suite" "no swiotlb_dynamic suite in $log"
 	exit 0
 fi
+# console: the log without the serial console's CRs.
+console() {
+	tr -d '\r' < "$log"
+}
+
 # why CASE: CASE's first failed expectation or assertion as the console
 # has it, on one line ("at FILE:LINE; Expected ...; ..."): KUnit prints
 # each as one message, whose lines share the time stamp of its first.
 why() {
-	awk -v c="$1" '
+	console | awk -v c="$1" '
 	{
-		sub(/\r$/, "")
 		ts = ""; body = $0
 		if (match($0, /^\[ *[0-9.]+\] /)) {
 			ts = substr($0, 1, RLENGTH); body = substr($0, RLENGTH + 1)
@@ -58,12 +62,12 @@ why() {
 	}
 	on && ts == t { gsub(/^ +| +$/, "", body); if (body != "") out = out "; " body; next }
 	on { exit }
-	END { print out }' "$log"
+	END { print out }'
 }
 
 # skip_why CASE: the reason CASE gave kunit_skip() ("ok N CASE # SKIP ...").
 skip_why() {
-	tr -d '\r' < "$log" | sed -n "s/.*ok [0-9]* $1 # SKIP *//p" | head -n 1
+	console | sed -n "s/.*ok [0-9]* $1 # SKIP *//p" | head -n 1
 }
 
 plan=$(jq '.test_cases | length' <<< "$suite")
