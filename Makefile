@@ -17,7 +17,7 @@ TEST_TIMEOUT ?=
 JOBS ?= $(shell nproc)
 KERNEL ?= patched
 CMDLINE ?= swiotlb=512,force
-RUNS ?= 5
+RUNS ?= 6
 RUNTIME ?= 5
 # make bench runs one vCPU unless SMP is given on the command line.
 BENCH_SMP := $(if $(filter command line,$(origin SMP)),$(SMP),1)
@@ -78,9 +78,10 @@ help:
 	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (the NVMe slot-search livelock)"
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
-	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, the"
-	@echo "                        cover letter's table, and memory against bandwidth (base with the pool growing"
-	@echo "                        first reached; SERIES=full: growing without the shrinker) in $(BENCH_OUT:$(CURDIR)/%=%)/ (~30 min),"
+	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, paired per round"
+	@echo "                        against base with a control (base booted again), the cover letter's table, and"
+	@echo "                        memory against bandwidth (base sized to what growing's loads used; SERIES=full:"
+	@echo "                        growing without the shrinker) in $(BENCH_OUT:$(CURDIR)/%=%)/ (~45 min),"
 	@echo "                        then bench-pools into $(BENCH_OUT:$(CURDIR)/%=%)-pools/ (SERIES=full; ~20 min more cold)"
 	@echo "                        and bench-timeline into $(BENCH_OUT:$(CURDIR)/%=%)-timeline/ (SERIES=full)"
 	@echo "  make bench-shrink     the same bench, base = the full series without CONFIG_SWIOTLB_SHRINK"
@@ -97,7 +98,8 @@ help:
 	@echo "                        full series, release 6.1.x-dynswiotlb, in build/deb/ (DEB_FLAVOUR=; ~1 h)"
 	@echo "  make deb-boot         boot that package's kernel and modules through the grow, shrink, default"
 	@echo "                        and nvme scenarios"
-	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths (no kernel build)"
+	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths, bench-check and"
+	@echo "                        the timeline's report on crafted results (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make check-licence    every script and source file carries the SPDX line of LICENSE"
@@ -294,6 +296,8 @@ test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
 	tests/harness/test-kunit-results.sh
+	tests/harness/test-bench-check.sh
+	tests/harness/test-timeline-report.sh
 
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh

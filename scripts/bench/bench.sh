@@ -10,17 +10,27 @@
 #   base      the unpatched kernel, the default 64 MiB pool
 #   default   the patched kernel (DYNAMIC=y), the default 64 MiB pool
 #   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
-# and, for the table of memory against bandwidth:
+# and:
+#   control   CONTROL=1 (the default): the base kernel booted again with
+#             base's parameters, run after the others in each round; its
+#             paired interval against base must contain 0, or the run is
+#             too noisy to judge anything (bench-report.sh)
 #   noshrink  with BZIMAGE_noshrink: the full series without
-#             CONFIG_SWIOTLB_SHRINK, as growing (cmdline and spike)
+#             CONFIG_SWIOTLB_SHRINK, as growing (cmdline and spike); the
+#             control of the reclaim goal, which it must miss
 #   sized     SIZED=1 (the default): the base kernel with a fixed pool of the
-#             size the growing kernel reached in the first round (the
-#             largest io_tlb_nslabs of its runs, rounded up to 128 slots),
-#             the alternative to growing that a user would set by hand; it
-#             runs the spike once before the load, as a fixed pool never
-#             grows.  It runs after the others in each round, because its
-#             size is known only after the first round's growing runs.
+#             size the measured loads of the first round's growing runs
+#             needed (their largest io_tlb_used_hiwater, at least growing's
+#             boot size, rounded up to 128 slots), the alternative to
+#             growing that a user would set by hand.  It runs last in each
+#             round, because its size is known only after the first round.
+#             meta.txt also keeps the size the growing runs' pools reached
+#             (sized_rule4_nslabs), which the spike's 4x rule sets, not the load.
 # Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
+#
+# Every slot runs the same warm-up before its measured load: the spike job
+# (GROWING_SPIKE), once; a slot booted with growing's parameters repeats it
+# until its swiotlb holds four times its boot size, at most four times.
 #
 # Every run boots a fresh VM with BENCH_SMP vCPUs (default 1) under
 # "-icount shift=2,sleep=off" (the guest clock counts instructions: plain
@@ -42,7 +52,7 @@
 # EX_TIMEOUT), after the report of what did.
 #
 # Environment:
-#   RUNS (5)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
+#   RUNS (6: the paired interval then has 97 % coverage)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
 #   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
 #   BENCH_SMP (1): vCPUs (not SMP, which make exports for its QEMU tests);
@@ -56,10 +66,10 @@
 #     kernel is, for the report, and its parameters.  make bench-shrink
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
 #   BZIMAGE_noshrink (none): the noshrink slot; SIZED (1 or 0): the sized slot
-#   GROWING_SPIKE (bench-spike.fio): the growing kernel's warm-up, a job
-#     of tests/fio that each of its runs repeats before the measured load
-#     until the swiotlb holds four times its boot size (tests/guest/bench-fio.sh);
-#     empty: none.  The other kernels have a 64 MiB pool: nothing to grow.
+#   CONTROL (1 or 0): the control slot
+#   GROWING_SPIKE (bench-spike.fio): the warm-up, a job of tests/fio that
+#     each run runs before the measured load, and repeats where growing's
+#     parameters let the swiotlb grow (tests/guest/bench-fio.sh); empty: none.
 #   GROWING_CMDLINE (swiotlb=512,force): the growing kernel's parameters.
 #     With one vCPU, requests complete quickly: at most 80 (small), 250-320
 #     (4way) and 280-420 (big) slots were in use at once, so a 512-slot
@@ -75,14 +85,15 @@ set -uo pipefail
 
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
 out=$1
-runs=${RUNS:-5} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${BENCH_SMP:-1}
+runs=${RUNS:-6} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${BENCH_SMP:-1}
 workloads=${WORKLOADS:-small big 4way} dma_seconds=${DMA_SECONDS:-2}
 for v in runs runtime dma_seconds smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
 done
 [[ $warmup =~ ^[01]$ ]] || die $EX_USAGE "WARMUP must be 0 or 1, not '$warmup'"
-sized=${SIZED:-1}
+sized=${SIZED:-1} control=${CONTROL:-1}
 [[ $sized =~ ^[01]$ ]] || die $EX_USAGE "SIZED must be 0 or 1, not '$sized'"
+[[ $control =~ ^[01]$ ]] || die $EX_USAGE "CONTROL must be 0 or 1, not '$control'"
 bz_base=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
 bz_patched=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage}
 bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
@@ -105,19 +116,28 @@ done
 
 # kernels: the slots in the order they run in a round; sized runs last.
 kernels=(base default growing)
-declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing [sized]=$bz_base)
+declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing [sized]=$bz_base [control]=$bz_base)
 declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
+cmdline[control]=${cmdline[base]}
 growing_spike=${GROWING_SPIKE-bench-spike.fio}
 [ -z "$growing_spike" ] || [ -f "$PROJECT_TOP/tests/fio/$growing_spike" ] ||
 	die $EX_USAGE "no job file tests/fio/$growing_spike for GROWING_SPIKE"
-declare -A spike_arg=([base]='' [default]='' [growing]=${growing_spike:+,$growing_spike}
-	[sized]=${growing_spike:+,$growing_spike,1})
 if [ -n "$bz_noshrink" ]; then
 	kernels+=(noshrink)
 	bz[noshrink]=$bz_noshrink cmdline[noshrink]=${cmdline[growing]}
-	spike_arg[noshrink]=${spike_arg[growing]}
 fi
+[ "$control" = 0 ] || kernels+=(control)
 [ "$sized" = 0 ] || kernels+=(sized)
+# spike_arg KERNEL: bench-fio's warm-up arguments: the spike, repeated
+# (up to 4 times) only on growing's parameters.
+spike_arg() {
+	[ -n "$growing_spike" ] || return 0
+	if [ "${cmdline[$1]}" = "${cmdline[growing]}" ]; then
+		echo ",$growing_spike"
+	else
+		echo ",$growing_spike,1"
+	fi
+}
 icount=(-s "$smp" -x -icount -x "shift=2,sleep=off")
 
 rm -rf "$out/raw" "$out/failed.txt"
@@ -138,6 +158,7 @@ mkdir -p "$out/raw"
 	echo "default_label=${DEFAULT_LABEL:-patched}"
 	echo "growing_label=${GROWING_LABEL:-patched}"
 	echo "noshrink_label=full series without CONFIG_SWIOTLB_SHRINK"
+	echo "control_label=${BASE_LABEL:-unpatched}, booted again"
 	echo "kernels=${kernels[*]}"
 	for k in "${kernels[@]}"; do [ "$k" = sized ] || echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "growing_spike=$growing_spike"
@@ -170,20 +191,24 @@ vm() {
 	fi
 }
 
-# sized_nslabs: the largest io_tlb_nslabs of the growing runs so far (after
-# the warm-up spikes or after the load), rounded up to whole segments of 128
-# slots, as the swiotlb= parameter rounds; nothing if no run reported one.
+# sized_nslabs KEY: the largest KEY of the growing runs so far, at least
+# growing's boot size, rounded up to whole segments of 128 slots, as the
+# swiotlb= parameter rounds; nothing if no run reported one.  KEY is
+# hiwater (what the measured loads had in use at once) or nslabs (the
+# largest pool after the spikes or the load: the 4x rule's figure).
 sized_nslabs() {
 	cat "$out"/raw/growing-*/result.txt 2> /dev/null | tr -d '\r' |
-		awk -F= '$1 == "nslabs_warm" || $1 == "nslabs_after" { if ($2 + 0 > max) max = $2 + 0 }
-			END { if (max > 0) print int((max + 127) / 128) * 128 }'
+		awk -F= -v key="$1" '$1 == "nslabs_boot" { boot = $2 + 0 }
+			key == "hiwater" && $1 == "hiwater" { if ($2 + 0 > max) max = $2 + 0 }
+			key == "nslabs" && ($1 == "nslabs_warm" || $1 == "nslabs_after") { if ($2 + 0 > max) max = $2 + 0 }
+			END { if (max > 0) { if (boot > max) max = boot; print int((max + 127) / 128) * 128 } }'
 }
 
 # fio_vm KERNEL WORKLOAD RUN
 fio_vm() {
 	local label="$2, run $3 of $runs"
 	[ "$3" = 0 ] && label="$2, warm-up run (discarded)"
-	vm "$1" "$1-$2-$3" "$label" -t bench-fio -a "bench-$2.fio,$runtime${spike_arg[$1]}" -d virtio
+	vm "$1" "$1-$2-$3" "$label" -t bench-fio -a "bench-$2.fio,$runtime$(spike_arg "$1")" -d virtio
 }
 
 first_run=$((1 - warmup))
@@ -195,15 +220,16 @@ for ((i = first_run; i <= runs; i++)); do
 	done
 	[ "$sized" = 1 ] || continue
 	if [ "$i" = "$first_run" ]; then
-		n=$(sized_nslabs)
+		n=$(sized_nslabs hiwater)
+		echo "sized_rule4_nslabs=$(sized_nslabs nslabs)" >> "$out/meta.txt"
 		if [ -z "$n" ]; then
-			echo "bench: no growing run reported its swiotlb size: no sized kernel"
+			echo "bench: no growing run reported its high-water mark: no sized kernel"
 			sized=0 total=$((total - (runs - first_run + 1) * nwork))
 			echo "sized_nslabs=" >> "$out/meta.txt"
 			continue
 		fi
 		cmdline[sized]="swiotlb=$n,force"
-		echo "bench: sized = ${BASE_LABEL:-unpatched} with ${cmdline[sized]} (the growing runs' largest swiotlb)"
+		echo "bench: sized = ${BASE_LABEL:-unpatched} with ${cmdline[sized]} (what the growing runs' loads had in use)"
 		{ echo "sized_nslabs=$n"; echo "cmdline_sized=${cmdline[sized]}"; } >> "$out/meta.txt"
 	fi
 	for w in $workloads; do fio_vm sized "$w" "$i"; done
