@@ -4,9 +4,12 @@
 #
 # usage: scripts/bench/bench-report.sh OUTDIR
 #
-# Reads OUTDIR/meta.txt and OUTDIR/raw/*/result.txt (key=value lines the
-# guest wrote; a run counts only if it ended with exit=0, and run 0 is the
-# warm-up, never counted).  Writes, and prints the first:
+# Reads OUTDIR/meta.txt, OUTDIR/failed.txt and OUTDIR/raw/*/result.txt
+# (key=value lines the guest wrote).  A run counts only if it ended with
+# exit=0 and the host did not list it in failed.txt (a crash or timeout
+# after the guest's exit=0 is still a failure); run 0 is the warm-up,
+# never counted.  Every output below is deleted first, so a step that
+# fails leaves none behind.  Writes, and prints the first:
 #   OUTDIR/bench.md    the tables, in Markdown
 #   OUTDIR/bench.json  the same numbers, and every run's bandwidth
 #   OUTDIR/bench.png   bandwidth per workload and kernel (median, with error
@@ -17,7 +20,20 @@
 #                      from bench.json)
 # Bandwidth is fio's read + write bandwidth in MiB/s.  "var" is the
 # coefficient of variation (sample standard deviation / mean) over the
-# runs; "diff" is the change of the median from base's median.
+# runs; "diff" is the change of the median from base's median, shown as
+# the cover letter did, and never a verdict.
+#
+# Verdicts come from paired intervals: within each round (the runs of one
+# workload, interleaved), each kernel's bandwidth divided by base's, and
+# the sign-test interval of the median ratio (scripts/report/paired-ci.py;
+# 5 rounds or more).  A goal reads "met" when its interval lies inside the
+# goal, "missed" when it lies outside, and "not resolvable" when it
+# straddles the goal's edge, when there are too few rounds, or when the
+# control (the base kernel booted again) resolved a difference from base:
+# the noise of that run is wider than anything it could judge.  The
+# reclaim goal (every grown pool back at its boot size after the reclaim)
+# is read on growing and on noshrink, which has no shrinker and must miss
+# it; a goal no run exercised (no pool grew) reads "not tested".
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -31,15 +47,45 @@ kv_json() {
 	tr -d '\r' | jq -Rn '[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries'
 }
 
-# Every run: {kernel, workload, run, v: {KEY: VALUE, ...}} (raw/KERNEL-WORKLOAD-RUN).
-for d in "$out"/raw/*/; do
-	[ -f "$d/result.txt" ] || continue
-	IFS=- read -r k w i <<< "$(basename "$d")"
-	kv_json < "$d/result.txt" |
-		jq -c --arg k "$k" --arg w "$w" --argjson i "${i:-0}" \
-			'{kernel: $k, workload: $w, run: $i, v: .}'
-done | jq -s . > "$out/runs.json" || die $EX_TESTFAIL "cannot read the results in $out/raw"
+rm -f "$out"/{runs.json,meta.json,paired.json,bench.json,bench.md,bench.png,chart.dat}{,.new}
+
+# Every run: {kernel, workload, run, host_failed, v: {KEY: VALUE, ...}}
+# (raw/KERNEL-WORKLOAD-RUN; v is empty if the guest wrote no result).
+# One awk and one jq for all of them: "NAME<tab>KEY=VALUE" lines, and a
+# "NAME<tab>" line for every directory.
+{
+	for d in "$out"/raw/*/; do [ -d "$d" ] && printf '%s\t\n' "$(basename "$d")"; done
+	find "$out/raw" -mindepth 2 -maxdepth 2 -name result.txt -exec awk '{
+		sub(/\r$/, ""); n = FILENAME; sub(/\/result\.txt$/, "", n); sub(/.*\//, "", n)
+		print n "\t" $0 }' {} +
+} | jq -Rn --arg failed "$(cat "$out/failed.txt" 2> /dev/null)" '
+	($failed | split("\n") | map(select(. != "") | split(" ")[0])) as $f |
+	[inputs | capture("^(?<name>[^\t]*)\t(?<kv>.*)$")] | group_by(.name) |
+	map(.[0].name as $n | ($n | split("-")) as $p |
+		{kernel: $p[0], workload: $p[1], run: ($p[2] // "0" | tonumber),
+		 host_failed: any($f[]; . == $n),
+		 v: ([.[].kv | select(. != "") | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries)})
+' > "$out/runs.json" || die $EX_TESTFAIL "cannot read the results in $out/raw"
 kv_json < "$out/meta.txt" > "$out/meta.json"
+
+# The paired comparison, per workload: "ROUND KERNEL MiB/s" of the counted
+# runs, base's first (paired-ci.py's reference), then the others.
+counted='.v.exit == "0" and .v.read_kib_s != null and (.host_failed | not)'
+for w in $(jq -r '.workloads' "$out/meta.json"); do
+	jq -r --arg w "$w" '(.[] | select(.workload == $w and .run != 0 and .kernel == "base")),
+		(.[] | select(.workload == $w and .run != 0 and .kernel != "base")) |
+		select('"$counted"') |
+		"\(.run) \(.kernel) \((((.v.read_kib_s | tonumber) + (.v.write_kib_s | tonumber)) / 1024 * 1000 | round) / 1000)"' \
+		"$out/runs.json" > "$out/paired-$w.txt"
+	if [ "$(awk '{ print $2 }' "$out/paired-$w.txt" | sort -u | grep -c .)" -lt 2 ] ||
+		[ "$(head -n 1 "$out/paired-$w.txt" | awk '{ print $2 }')" != base ]; then
+		jq -n --arg w "$w" '{workload: $w, reference: "base", rounds: 0, kernels: []}'
+	else
+		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$out/paired-$w.txt" |
+			jq -c --arg w "$w" '{workload: $w} + .'
+	fi || die $EX_TESTFAIL "paired-ci.py failed on $out/paired-$w.txt"
+	rm -f "$out/paired-$w.txt"
+done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
 
 # The statistics, from the runs that count (not the warm-up, run 0):
 #   fio     per kernel and workload: runs (exit=0 with a bandwidth), failed,
@@ -55,13 +101,13 @@ kv_json < "$out/meta.txt" > "$out/meta.json"
 #           many runs reached four times the boot size in the warm-up, how
 #           many only by the end of the load, and how many not at all
 #   dma_map_benchmark  every map_us_tT_gG of the dma runs that exited 0
-jq --slurpfile meta "$out/meta.json" '
+jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" '
 	def median: sort | length as $n |
 		if $n == 0 then 0 elif $n % 2 == 1 then .[($n - 1) / 2]
 		else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
 	def round_to($d): . * $d | round / $d;
 	def nums($key): [.[] | .[$key] | select(. != null) | tonumber];
-	def counted: .v.exit == "0" and .v.read_kib_s != null;
+	def counted: '"$counted"';
 
 	[.[] | select(.workload != "dma" and .run != 0)] as $runs |
 	($runs | map(.kernel) | unique) as $kernels |
@@ -122,20 +168,55 @@ jq --slurpfile meta "$out/meta.json" '
 		 map_us: ($v["map_us" + $s] | tonumber), map_sd_us: ($v["map_sd" + $s] | tonumber),
 		 unmap_us: ($v["unmap_us" + $s] | tonumber), unmap_sd_us: ($v["unmap_sd" + $s] | tonumber)}
 	 ] | sort_by(.kernel, .threads, .granule)} |
-	# The goals of the growing kernel, met or missed, with the numbers:
-	# bandwidth within 1 % of base per workload, and the swiotlb held after
-	# the reclaim at most 1/8 of what base holds.
-	. as $r |
-	.goals = ([$r.diff_pct[] | select(.kernel == "growing") |
-		{goal: "growing within 1 % of base, \(.workload)",
-		 value: "\(if .diff_pct > 0 then "+" else "" end)\(.diff_pct) %",
-		 met: (.diff_pct >= -1 and .diff_pct <= 1)}] +
-		[first($r.memory[] | select(.kernel == "base")) as $b |
-		 $r.memory[] | select(.kernel == "growing" and .reclaim_nslabs_max != null) |
-		 {goal: "growing holds at most 1/8 of base after reclaim",
-		  value: "\(.reclaim_nslabs_max) of \($b.nslabs_boot) slots",
-		  met: (.reclaim_nslabs_max * 8 <= $b.nslabs_boot)}])
-' "$out/runs.json" > "$out/bench.json" || die $EX_TESTFAIL "cannot compute the statistics of $out"
+	# The goals, each with its verdict (met, missed, not resolvable, not
+	# tested) and the verdict it should have (expect): growing within 1 %
+	# of base per workload; the control within the noise; growing back at
+	# its boot size after every reclaim, and noshrink not.
+	. as $r | $paired[0] as $p |
+	def pct: (. - 1) * 100 | round_to(10);
+	def sgn: if . > 0 then "+\(.)" else "\(.)" end;
+	def ival: if .low == null then null else "\(.low | pct | sgn) % .. \(.high | pct | sgn) % (\(.coverage * 100 | round) %)" end;
+	def pair($k; $w): first($p[] | select(.workload == $w) | .kernels[] | select(.label == $k)) // null;
+	def rounds($w): first($p[] | select(.workload == $w) | .rounds) // 0;
+	[$r.meta.workloads | split(" ")[] as $w | pair("control"; $w) |
+		select(. != null) |
+		{goal: "control: base booted again, within the noise, \($w)", kernel: "control",
+		 value: "\(.ratio | pct | sgn) %", interval: ival, expect: "met",
+		 verdict: (if .low == null then "not resolvable"
+			elif .low <= 1 and .high >= 1 then "met" else "missed" end)}] as $control |
+	($control | any(.verdict == "missed")) as $noisy |
+	.paired = $p |
+	.goals = ($control +
+		[$r.meta.workloads | split(" ")[] as $w | pair("growing"; $w) as $g |
+		 select($g != null) | $g |
+		 {goal: "growing within 1 % of base, \($w)", kernel: "growing",
+		  value: "\(.ratio | pct | sgn) %", interval: ival, expect: "met",
+		  verdict: (if .low == null then "not resolvable"
+			elif $noisy then "not resolvable"
+			elif .low >= 0.99 and .high <= 1.01 then "met"
+			elif .high < 0.99 or .low > 1.01 then "missed"
+			else "not resolvable" end),
+		  why: (if .low == null then "\(rounds($w)) rounds: too few for an interval"
+			elif $noisy then "the control resolved a difference: too noisy to judge"
+			else null end)}] +
+		[$r.memory[] | select(.kernel == "growing" or .kernel == "noshrink") | .kernel as $k |
+		 [$runs[] | select(.kernel == $k and counted) | .v |
+			select(([.nslabs_warm, .nslabs_after] | map(select(. != null) | tonumber) | max // 0) >
+			       (.nslabs_boot | tonumber))] as $grew |
+		 ($grew | map(select(.nslabs_reclaim != null and
+				     (.nslabs_reclaim | tonumber) <= (.nslabs_boot | tonumber))) | length) as $back |
+		 {goal: "\($k) back at its boot size after every reclaim", kernel: $k,
+		  value: ("\($back) of \($grew | length) grown runs back to \(.nslabs_boot) slots" +
+			(if .reclaim_nslabs_max == null then "" else ", at most \(.reclaim_nslabs_max) slots after" end)),
+		  interval: null, expect: (if $k == "noshrink" then "missed" else "met" end),
+		  verdict: (if ($grew | length) == 0 then "not tested"
+			elif $back == ($grew | length) then "met" else "missed" end),
+		  why: (if ($grew | length) == 0 then "no counted run grew the pool"
+			elif $k == "noshrink" then "the control of the instrument: no shrinker, so it must miss"
+			else null end)}])
+' "$out/runs.json" > "$out/bench.json.new" ||
+	die $EX_TESTFAIL "cannot compute the statistics of $out"
+mv "$out/bench.json.new" "$out/bench.json"
 
 # --- Markdown, from bench.json ---
 jq -r '
@@ -161,7 +242,7 @@ jq -r '
 	"# Dynamic SWIOTLB benchmark: base vs. patched (\($r.meta.series) series)",
 	"",
 	"\($r.meta.runs) runs of \($r.meta.runtime) s per kernel and workload (warm-up discarded: \(if $r.meta.warmup == "1" then "yes" else "no" end)), a fresh VM per run, interleaved; \($r.meta.qemu), \($r.meta.qemu_args), \($r.meta.mem) MiB; \($r.meta.date).",
-	"Kernels: base = \($r.meta.base_label), \($r.meta.cmdline_base); default = \($r.meta.default_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_default); growing = \($r.meta.growing_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_growing).",
+	"Kernels: base = \($r.meta.base_label), \($r.meta.cmdline_base); default = \($r.meta.default_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_default); growing = \($r.meta.growing_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_growing)\(if $all | index("control") then "; control = base booted again" else "" end).",
 	"",
 	"## fio read+write bandwidth, in the cover letter'"'"'s form",
 	"",
@@ -213,8 +294,9 @@ jq -r '
 	"",
 	"| kernel | parameters | at boot | peak | after the load | after reclaim | \($ws | map(.) | join(" | ")) | full | transient |",
 	"|---|---|---:|---:|---:|---:|\($ws | map("---:|") | join(""))---:|---:|",
-	(["base", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
+	(["base", "control", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
 		"| \($k) (\(if $k == "sized" or $k == "base" then $r.meta.base_label
+			elif $k == "control" then $r.meta.control_label
 			elif $k == "noshrink" then $r.meta.noshrink_label
 			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + ([if .reclaim_s_max > 0 then "\(.reclaim_s_max) s" else empty end,
 			  if .not_reclaimed > 0 then "\(.not_reclaimed) runs kept it" else empty end] |
@@ -222,12 +304,28 @@ jq -r '
 	"",
 	(if $r.meta.sized_nslabs == null then empty
 	 elif $r.meta.sized_nslabs == "" then "No sized kernel: no growing run reported its swiotlb size.\n"
-	 else "sized: the growing runs of the first round reached \($r.meta.sized_nslabs | tonumber | mib) MiB at most; \(first($r.memory[] | select(.kernel == "growing") | .peak_nslabs) as $p | if $p > ($r.meta.sized_nslabs | tonumber) then "later growing runs reached \($p | mib) MiB, more than sized holds" else "no later growing run held more" end).\n" end),
+	 else "sized: the measured loads of the first round'"'"'s growing runs had at most \($r.meta.sized_nslabs | tonumber | mib) MiB in use at once (their io_tlb_used_hiwater, at least the boot size, in 128-slot segments)\(if ($r.meta.sized_rule4_nslabs // "") != "" then "; their pools reached \($r.meta.sized_rule4_nslabs | tonumber | mib) MiB, which the warm-up'"'"'s 4x rule sets" else "" end); \(first($r.memory[] | select(.kernel == "growing") | .hiwater_max) as $h | if $h != null and $h > ($r.meta.sized_nslabs | tonumber) then "later growing loads had \($h | mib) MiB in use, more than sized holds" else "no later growing load had more in use" end).\n" end),
+	"## Paired against base",
+	"",
+	"Each round'"'"'s bandwidth divided by base'"'"'s in the same round; the median",
+	"ratio and its sign-test interval (coverage in brackets; 5 rounds give 94 %,",
+	"6 or more at least 95 %). Resolved: the interval excludes 0. Differences",
+	"that it does not resolve are noise at this number of rounds.",
+	"",
+	"| workload | kernel | rounds | median vs base | interval | resolved |",
+	"|---|---|---:|---:|---|---|",
+	($r.paired[] as $q | $q.kernels[] |
+		"| \($q.workload) | \(.label) | \($q.rounds) | \(if .ratio == null then "n/a" else "\((.ratio - 1) * 100 | fixed(1)) %" end) | \(if .low == null then "n/a (fewer than 5 rounds)" else "\((.low - 1) * 100 | fixed(1)) % .. \((.high - 1) * 100 | fixed(1)) % (\(.coverage * 100 | round) %)" end) | \(if .low == null then "no" elif .low > 1 or .high < 1 then "**yes**" else "no" end) |"),
+	"",
 	"## Goals",
 	"",
-	"| goal | measured | met |",
-	"|---|---|---|",
-	($r.goals[] | "| \(.goal) | \(.value) | \(if .met then "yes" else "**missed**" end) |"),
+	"Verdicts from the intervals above (bench-report.sh says how); expected: the",
+	"verdict a sound instrument gives (noshrink, without a shrinker, must miss",
+	"the reclaim goal).",
+	"",
+	"| goal | measured | interval | verdict | expected |",
+	"|---|---|---|---|---|",
+	($r.goals[] | "| \(.goal) | \(.value) | \(.interval // "") | \(if .verdict == .expect then .verdict else "**\(.verdict)**" end)\(if .why == null then "" else " (\(.why))" end) | \(.expect) |"),
 	"",
 	"## dma_map_benchmark (edu device, \($r.meta.dma_seconds) s per case), microseconds",
 	"",
@@ -235,7 +333,9 @@ jq -r '
 	"|---|---:|---:|---:|---:|---:|---:|",
 	($ks[] as $k | $r.dma_map_benchmark[] | select(.kernel == $k) |
 		"| \($k) | \(.threads) | \(.granule) | \(.map_us) | \(.map_sd_us) | \(.unmap_us) | \(.unmap_sd_us) |")
-' "$out/bench.json" > "$out/bench.md" || die $EX_TESTFAIL "cannot write $out/bench.md"
+' "$out/bench.json" > "$out/bench.md.new" ||
+	die $EX_TESTFAIL "cannot write $out/bench.md"
+mv "$out/bench.md.new" "$out/bench.md"
 
 cat "$out/bench.md"
 echo

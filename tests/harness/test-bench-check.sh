@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The bench report and its checks on crafted results: scripts/bench/bench-report.sh
+# then scripts/bench/bench-check.sh on a bench.sh output directory written
+# here (meta.txt, failed.txt, raw/*/result.txt; no kernel, no QEMU).  A
+# sound run must pass every check; each bad run must fail the check named
+# beside it, so that no check of bench-smoke passes whatever it is given.
+# Records harness.bench-check.CASE.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+rounds=5 workloads="small big"
+
+# kv KEY=VALUE...: key=value lines.
+kv() { printf '%s\n' "$@"; }
+
+# fio_result KERNEL RUN: result.txt of one fio run, from the variables of
+# the case (see bench_dir).
+fio_result() {
+	local k=$1 i=$2 factor=1 boot=32768 mem=956000 bw
+	case $k in
+	growing | noshrink) boot=512 mem=1021880 factor=$grow ;;
+	control) factor=$control ;;
+	sized) boot=$sized_boot mem=1019000 ;;
+	esac
+	[ "$k" = growing ] && mem=$grow_mem
+	# The same small jitter in every kernel's rounds (+-0.2 %), not in step.
+	bw=$(awk -v f="$factor" -v i="$i" -v n="${#k}" \
+		'BEGIN { printf "%d", 15500 * f * (1 + 0.001 * (((i * 7 + n * 3) % 5) - 2)) }')
+	kv memtotal_kib=$mem memavail_kib=$((mem - 100000)) nslabs_boot=$boot
+	case $k in
+	growing | noshrink)
+		local reclaim=$boot reclaim_s=4
+		{ [ "$k" = noshrink ] && [ "$noshrink_frees" = 0 ]; } ||
+			{ [ "$k" = growing ] && [ "$shrinker" = 0 ]; } && reclaim=2048 reclaim_s=-1
+		kv spikes=1 nslabs_warm=2048 transient_maps_warm=3 spike_hiwater=1030 \
+			nslabs_after=2048 hiwater="$hiwater" transient_after=0 transient_maps=3 \
+			nslabs_reclaim=$reclaim reclaim_s=$reclaim_s ;;
+	default) kv spikes=1 nslabs_warm=$boot nslabs_after=$boot hiwater=80 transient_maps=0 \
+		nslabs_reclaim=$boot reclaim_s=0 ;;
+	*) kv spikes=1 nslabs_warm=$boot nslabs_after=$boot nslabs_reclaim=$boot reclaim_s=0 ;;
+	esac
+	kv swiotlb_full=0 fio_status=0 fio_jobs=1 fio_errors=0 \
+		read_kib_s=$((bw / 2)) write_kib_s=$((bw - bw / 2)) exit=0
+}
+
+# bench_dir DIR: a bench.sh output directory for the case's variables:
+#   grow (1)            growing's and noshrink's bandwidth against base's
+#   control (1)         the control's
+#   shrinker (1)        0: growing stays grown after the reclaim
+#   noshrink_frees (0)  1: noshrink is back at its boot size after it
+#   grow_mem (1021880)  growing's MemTotal in KiB (base has 956000)
+#   hiwater (80)        what growing's loads had in use at once
+#   sized_boot (512)    the sized kernel's pool at boot
+#   crashed ("")        a run that failed.txt lists as a crash (EX_CRASH),
+#                       though its guest wrote exit=0
+#   empty (0)           1: no run at all
+#   stale_png ("")      a PNG left from an earlier run
+bench_dir() {
+	local d=$1 k i w
+	mkdir -p "$d/raw"
+	kv runs=$rounds runtime=5 warmup=1 "workloads=$workloads" dma_seconds=1 series=full \
+		mem=1024 "qemu=QEMU emulator version 7.2.22" \
+		"qemu_args=-accel tcg -machine q35 -smp 1 -icount shift=2,sleep=off" smp=1 \
+		base_label=unpatched default_label=patched growing_label=patched \
+		"noshrink_label=full series without CONFIG_SWIOTLB_SHRINK" \
+		"control_label=unpatched, booted again" \
+		"kernels=base default growing noshrink control sized" \
+		cmdline_base=swiotlb=force cmdline_default=swiotlb=force \
+		cmdline_growing=swiotlb=512,force cmdline_noshrink=swiotlb=512,force \
+		cmdline_control=swiotlb=force growing_spike=bench-spike.fio \
+		date=2026-12-06T00:00:00Z sized_rule4_nslabs=2048 "sized_nslabs=$sized_boot" \
+		"cmdline_sized=swiotlb=$sized_boot,force" > "$d/meta.txt"
+	printf '%s' "${crashed:+$crashed $EX_CRASH$'\n'}" > "$d/failed.txt"
+	[ -z "$stale_png" ] || cp "$stale_png" "$d/bench.png"
+	[ "$empty" = 1 ] && return
+	for ((i = 0; i <= rounds; i++)); do
+		for w in $workloads; do
+			for k in base default growing noshrink control sized; do
+				mkdir -p "$d/raw/$k-$w-$i"
+				fio_result "$k" "$i" > "$d/raw/$k-$w-$i/result.txt"
+			done
+		done
+	done
+	for k in base default growing; do
+		mkdir -p "$d/raw/$k-dma"
+		for c in t1_g1 t1_g16 t2_g1 t2_g16; do
+			kv "map_us_$c=22.2" "map_sd_$c=2.6" "unmap_us_$c=21.2" "unmap_sd_$c=2.3"
+		done > "$d/raw/$k-dma/result.txt"
+		echo exit=0 >> "$d/raw/$k-dma/result.txt"
+	done
+}
+
+# bench_case NAME WANT [VAR=VALUE...]: the report and the checks on a
+# directory made with those variables; WANT is "pass" (every check passes)
+# or the check that must fail (bench.smoke.WANT).  PATH may be set too.
+# Writes the verdict, "PASS|FAIL REASON", to $tmp/NAME.verdict.
+bench_case() {
+	local name=$1 want=$2 d=$tmp/$1 got fails
+	shift 2
+	(
+		grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80
+		sized_boot=512 crashed='' empty=0 stale_png=''
+		for a in "$@"; do [[ $a == PATH=* ]] || eval "$a"; done
+		bench_dir "$d"
+	)
+	(
+		for a in "$@"; do [[ $a == PATH=* ]] && export "${a?}"; done
+		"$PROJECT_TOP/scripts/bench/bench-report.sh" "$d" > "$d.report" 2>&1
+		RESULTS_FILE=$d.results "$PROJECT_TOP/scripts/bench/bench-check.sh" "$d" > "$d.check" 2>&1
+	)
+	got=$?
+	fails=$(grep '^FAIL ' "$d.results" 2> /dev/null | cut -d' ' -f2 | sed 's/^bench\.smoke\.//' | tr -d ':' | tr '\n' ' ')
+	if [ "$want" = pass ]; then
+		if [ "$got" = 0 ] && [ -z "$fails" ] && [ -s "$d.results" ]; then
+			echo "PASS every check passed ($(grep -c '^PASS ' "$d.results"))" > "$d.verdict"
+			return
+		fi
+	elif [ "$got" != 0 ] && [[ " $fails" == *" $want "* ]]; then
+		echo "PASS failed as it must: $fails" > "$d.verdict"
+		return
+	fi
+	echo "FAIL want $want, got status $got, failed: ${fails:-none}; $(tail -n 1 "$d.report")" > "$d.verdict"
+}
+
+mkdir -p "$tmp/nognuplot"
+printf '#!/bin/sh\nexit 1\n' > "$tmp/nognuplot/gnuplot"
+chmod +x "$tmp/nognuplot/gnuplot"
+
+# The sound case first: chart-fails takes its chart as the stale one.  The
+# others two at a time (each is a few seconds of jq).
+cases=(
+	"growing-10pct-slower goals grow=0.9"
+	"no-shrinker reclaim.growing shrinker=0"
+	"noshrink-frees goals noshrink_frees=1"
+	"noisy-control goals control=0.95"
+	"footprint-of-base footprint grow_mem=956000"
+	"crash-after-exit0 fio.growing.small crashed=growing-small-3"
+	"sized-short sized.size hiwater=1000"
+	"empty json empty=1"
+	"chart-fails chart PATH=$tmp/nognuplot:$PATH stale_png=$tmp/sound/bench.png"
+)
+bench_case sound pass
+for c in "${cases[@]}"; do
+	# Word splitting is the case's syntax: NAME WANT VAR=VALUE...
+	# shellcheck disable=SC2086
+	bench_case $c &
+	[ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
+done
+wait
+for c in sound "${cases[@]}"; do
+	name=${c%% *}
+	read -r verdict reason < "$tmp/$name.verdict" 2> /dev/null ||
+		verdict=FAIL reason="no verdict"
+	record "$verdict" "harness.bench-check.$name" "$reason"
+	[ "$verdict" = PASS ] || status=1
+done
+exit $status
