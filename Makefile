@@ -23,8 +23,9 @@ RUNTIME ?= 5
 BENCH_SMP := $(if $(filter command line,$(origin SMP)),$(SMP),1)
 BENCH_OUT ?= $(CURDIR)/results$(if $(filter-out 1,$(BENCH_SMP)),-smp$(BENCH_SMP))
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
-ifeq ($(filter full v7 noperf noscale,$(SERIES)),)
-$(error SERIES must be full, v7, noperf or noscale, not '$(SERIES)')
+SERIES_CUTS := $(shell scripts/series/list-series.sh --cuts)
+ifeq ($(filter $(SERIES_CUTS),$(SERIES)),)
+$(error SERIES must be one of $(SERIES_CUTS), not '$(SERIES)')
 endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
@@ -58,7 +59,7 @@ QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
 QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
 
-.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence \
+.PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES)
 
@@ -103,6 +104,7 @@ help:
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make check-licence    every script and source file carries the SPDX line of LICENSE"
+	@echo "  make check-docs       README and docs/DESIGN.md agree with the code (cases, scenarios, patches, cuts)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
 	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
 	@echo "  make kunit-preempt    the KUnit suite again, booted with preempt=full (in make test)"
@@ -127,8 +129,8 @@ help:
 	@echo "                        objects build with no new warning (Debian configs and packages; also in make test)"
 	@echo "  make clean / distclean   remove outputs / everything under build/"
 	@echo "Variables (now):"
-	@echo "  SERIES=$(SERIES)   full, v7 (the nine and their prerequisites) or noperf"
-	@echo "                     (full without the performance patches 0019-0020)"
+	@echo "  SERIES=$(SERIES)   one of $(SERIES_CUTS) (scripts/series/list-series.sh"
+	@echo "                     says what each cut is)"
 	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
 	@echo "                     test-livelock-base always use 4 vCPUs)"
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
@@ -292,12 +294,18 @@ check-citations:
 check-licence:
 	@scripts/checks/check-licence.sh
 
+# README.md and docs/DESIGN.md agree with the code: KUnit cases, scenarios,
+# patches, series cuts, make test's time (scripts/checks/check-docs.sh).
+check-docs:
+	@scripts/checks/check-docs.sh
+
 test-harness: $(BASE_SRC)/.extracted
 	tests/harness/test-classify.sh
 	tests/harness/test-failure-paths.sh
 	tests/harness/test-kunit-results.sh
 	tests/harness/test-bench-check.sh
 	tests/harness/test-timeline-report.sh
+	tests/harness/test-check-docs.sh
 
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh
@@ -383,6 +391,7 @@ test: deps
 	-@scripts/report/stage.sh shellcheck $(MAKE) --no-print-directory shellcheck
 	-@scripts/report/stage.sh citations $(MAKE) --no-print-directory check-citations
 	-@scripts/report/stage.sh licence $(MAKE) --no-print-directory check-licence
+	-@scripts/report/stage.sh docs $(MAKE) --no-print-directory check-docs
 	-@BISECT_VMLINUX= scripts/report/stage.sh port-checks $(MAKE) --no-print-directory port-checks
 	-@$(MAKE) --no-print-directory qemu-stages
 	-@for f in $(TEST_DEBIAN_FLAVOURS); do \

@@ -57,6 +57,14 @@ record() {
 	echo "$verdict $name${*:+: $*}"
 }
 
+# need_cut SERIES: die with EX_USAGE unless SERIES is a cut of the series
+# (scripts/series/list-series.sh --cuts owns the list).
+need_cut() {
+	local cuts
+	cuts=$("$PROJECT_TOP/scripts/series/list-series.sh" --cuts)
+	[[ " $cuts " == *" $1 "* ]] || die $EX_USAGE "SERIES must be one of $cuts, not '$1'"
+}
+
 # need_tools HINT TOOL...: die with EX_MISSING naming the first TOOL that
 # is not installed, and HINT (what to apt-get install).
 need_tools() {

@@ -18,13 +18,10 @@ CHECKS_DIR=${CHECKS_DIR:-$PROJECT_TOP/build/checks}
 CHECKS_SRC=$CHECKS_DIR/src
 JOBS=${JOBS:-$(nproc)}
 
-# checks_series SERIES: validate SERIES (full or v7) and set S, the work
-# directory of that series, and LOGS.
+# checks_series SERIES: validate SERIES (a cut of list-series.sh) and set
+# S, the work directory of that series, and LOGS.
 checks_series() {
-	case "$1" in
-	full|v7) ;;
-	*) die "$EX_USAGE" "SERIES must be full or v7, not '$1'" ;;
-	esac
+	need_cut "$1"
 	SERIES=$1
 	S=$CHECKS_DIR/$SERIES
 	LOGS=$S/logs

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The port checks (included by the top-level Makefile).
 #
-#   make port-checks [SERIES=full|v7]   what `make test` runs: the series
+#   make port-checks [SERIES=CUT]   what `make test` runs: the series
 #       applies (quilt, git am), checkpatch, kernel-doc, a build after each
 #       patch (DYNAMIC=n, and =y from the patch that adds it) with vmlinux
 #       of both linked alongside the steps, and the x86_64 coverage

@@ -53,11 +53,9 @@ amd64|cloud-amd64) ;;
 *) die $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64, not '$flavour'" ;;
 esac
 series=${SERIES:-full}
-case "$series" in
-full) name=debian-config.$flavour ;;
-v7) name=debian-config-$series.$flavour ;;
-*) die $EX_USAGE "SERIES must be full or v7, not '$series'" ;;
-esac
+need_cut "$series"
+name=debian-config.$flavour
+[ "$series" = full ] || name=debian-config-$series.$flavour
 debcfg=${DEBIAN_CONFIG_DIR:-/usr/src/linux-config-6.1}/config.amd64_none_$flavour.xz
 base_src=${DEBCFG_BASE_SRC:-$PROJECT_TOP/build/src/base}
 patched_src=${DEBCFG_PATCHED_SRC:-$PROJECT_TOP/build/src/$series}

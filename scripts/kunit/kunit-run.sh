@@ -3,8 +3,9 @@
 # Build a test kernel with the KUnit suite of tests/kunit/, boot it, and
 # record one result per test case, as parsed by the tree's own kunit.py.
 #
-# usage: scripts/kunit/kunit-run.sh [full|v7|noscale] [y|n]
-#   full|v7|noscale  which series the kernel is built from (default full)
+# usage: scripts/kunit/kunit-run.sh [SERIES] [y|n]
+#   SERIES  the cut of the series the kernel is built from (default full;
+#           scripts/series/list-series.sh --cuts lists them)
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
@@ -40,7 +41,7 @@ set -euo pipefail
 
 series=${1:-full}
 dyn=${2:-y}
-case "$series" in full|v7|noscale) ;; *) die $EX_USAGE "series must be full, v7 or noscale" ;; esac
+need_cut "$series"
 case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
 
 top=$PROJECT_TOP

@@ -3,6 +3,8 @@
 # Print the patches of the series, one path a line, in order.
 #
 # usage: scripts/series/list-series.sh [full|v7|noperf|noscale]
+#        scripts/series/list-series.sh --cuts   (prints the names above,
+#        the one list every target and doc of SERIES= takes them from)
 #
 # `series` is a quilt series file: one patch name a line, `#` starts a
 # comment, and `# Heading` lines group the patches.  "v7" is the nine v7
@@ -15,11 +17,14 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+cuts=(full v7 noperf noscale)
 which=${1:-full}
-case "$which" in
-full|v7|noperf|noscale) ;;
-*) die $EX_USAGE "SERIES must be full, v7, noperf or noscale, not '$which'" ;;
-esac
+if [ "$which" = --cuts ]; then
+	echo "${cuts[*]}"
+	exit 0
+fi
+[[ " ${cuts[*]} " == *" $which "* ]] ||
+	die $EX_USAGE "SERIES must be one of ${cuts[*]}, not '$which'"
 
 series=${SERIES_FILE:-$PROJECT_TOP/series}
 patchdir=${PATCH_DIR:-$(dirname "$series")/patches}

@@ -4,7 +4,7 @@
 # and check that a 32-bit DMA device (an IDE disk behind ata_piix) gets
 # its DMA mask and passes fio verify through swiotlb-xen.
 #
-# usage: scripts/vm/xen-dom0-test.sh [full|v7|noperf]
+# usage: scripts/vm/xen-dom0-test.sh [SERIES]  (a cut of list-series.sh --cuts)
 #
 # Xen: Debian's xen-hypervisor-4.17-amd64, fetched with apt-get download
 # and unpacked into build/xen/ (never installed on the host); its gzip'd
@@ -25,7 +25,7 @@ set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 series=${1:-full}
-case "$series" in full|v7|noperf) ;; *) die $EX_USAGE "usage: $0 [full|v7|noperf]" ;; esac
+need_cut "$series"
 need_tools "apt-get install qemu-system-x86 apt dpkg" qemu-system-x86_64 apt-get dpkg-deb
 top=$PROJECT_TOP
 build=${BUILD:-$top/build}
