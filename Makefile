@@ -324,7 +324,7 @@ kunit-preempt: $(INITRD)
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the
-# dynamic-only cases are skipped and listed as skipped.
+# dynamic-only and shrinker cases skip with their reason.
 kunit-nodyn: $(INITRD)
 	@rm -f $(RESULTS_FILE)
 	-@scripts/kunit/kunit-run.sh $(SERIES) n

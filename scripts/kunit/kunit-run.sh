@@ -97,10 +97,19 @@ else
 	# What the series in the tree offers, for the cases that need more than
 	# v7 has: one macro per patch, defined where the tree has a name that
 	# the patch brings (MACRO FILE NAME, then the patch).
+	# A name that is missing although its patch is in the cut means the
+	# detection is broken (a rename), and the cases that need it would
+	# only skip: that stops the run.
 	features=$(mktemp)
+	cut_patches=$("$top/scripts/series/list-series.sh" "$series" | sed 's|.*/||; s|-.*||')
 	# (Not "name": that is this run's name, used below.)
-	while read -r f_macro f_file f_name _; do
-		if grep -q "$f_name" "$tree/$f_file"; then echo "#define $f_macro 1"; fi
+	while read -r f_macro f_file f_name f_patch _; do
+		if grep -q "$f_name" "$tree/$f_file"; then
+			echo "#define $f_macro 1"
+		elif grep -qx "${f_patch%,}" <<< "$cut_patches"; then
+			rm -f "$features"
+			die $EX_TESTFAIL "feature detection: $f_name is not in $f_file, though patch ${f_patch%,} is in SERIES=$series ($f_macro)"
+		fi
 	done > "$features" <<-'EOF'
 		SWIOTLB_KUNIT_COUNT_FREED kernel/dma/swiotlb.c swiotlb_count_freed  0017, not in SERIES=v7
 		SWIOTLB_KUNIT_POOL_OPS include/linux/swiotlb.h swiotlb_pool_unmap_single  0020, not in SERIES=v7

@@ -67,7 +67,7 @@ static struct test_mem_enc {
 	unsigned long last_encrypted;
 } test_mem_enc;
 
-static void test_mem_enc_start(phys_addr_t limit, bool fail_decrypt)
+static __maybe_unused void test_mem_enc_start(phys_addr_t limit, bool fail_decrypt)
 {
 	atomic_set(&test_mem_enc.decrypted, 0);
 	atomic_set(&test_mem_enc.decrypted_high, 0);
@@ -148,7 +148,7 @@ static struct test_gpa_remap {
 	void *last_vaddr;
 } test_gpa;
 
-static void test_gpa_start(void)
+static __maybe_unused void test_gpa_start(void)
 {
 	atomic_set(&test_gpa.maps, 0);
 	atomic_set(&test_gpa.unmaps, 0);
@@ -218,7 +218,7 @@ static struct test_release_seam {
 	atomic_t ran;
 } test_release;
 
-static void test_release_start(struct io_tlb_mem *mem, void (*fn)(void *arg),
+static __maybe_unused void test_release_start(struct io_tlb_mem *mem, void (*fn)(void *arg),
 			       void *arg)
 {
 	test_release.fn = fn;
@@ -286,13 +286,13 @@ static struct test_alloc {
 } test_alloc;
 
 /* Start injecting in the current task; set the fail_* fields after. */
-static void test_alloc_start(void)
+static __maybe_unused void test_alloc_start(void)
 {
 	memset(&test_alloc, 0, sizeof(test_alloc));
 	WRITE_ONCE(test_alloc.task, current);
 }
 
-static void test_alloc_stop(void)
+static __maybe_unused void test_alloc_stop(void)
 {
 	WRITE_ONCE(test_alloc.task, NULL);
 }
@@ -303,7 +303,7 @@ static bool test_alloc_mine(void)
 }
 
 #ifdef CONFIG_CONTIG_ALLOC
-static struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
+static __maybe_unused struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
 						     gfp_t gfp, int nid,
 						     nodemask_t *nodemask)
 {
@@ -320,7 +320,7 @@ static struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
 	return page;
 }
 
-static void swiotlb_kunit_free_contig_range(unsigned long pfn,
+static __maybe_unused void swiotlb_kunit_free_contig_range(unsigned long pfn,
 					    unsigned long nr_pages)
 {
 	if (test_alloc_mine()) {
@@ -331,7 +331,7 @@ static void swiotlb_kunit_free_contig_range(unsigned long pfn,
 }
 #endif
 
-static void * __maybe_unused swiotlb_kunit_kvcalloc(size_t n, size_t size,
+static __maybe_unused void *swiotlb_kunit_kvcalloc(size_t n, size_t size,
 						    gfp_t flags)
 {
 	if (test_alloc_mine()) {
@@ -344,7 +344,7 @@ static void * __maybe_unused swiotlb_kunit_kvcalloc(size_t n, size_t size,
 	return (kvcalloc)(n, size, flags);
 }
 
-static void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags)
+static __maybe_unused void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags)
 {
 	if (test_alloc_mine() && test_alloc.fail_nowait &&
 	    !gfpflags_allow_blocking(flags)) {
@@ -2010,6 +2010,8 @@ struct test_thread {
 	const bool *stop;
 	const bool *calm;
 	unsigned int seed;
+	/* maps that failed: a growing allocator must never fail one */
+	unsigned int fails;
 };
 
 #define TEST_THREAD_ITERATIONS	300
@@ -2063,6 +2065,7 @@ static int test_thread_fn(void *data)
 						   DMA_ATTR_NO_WARN);
 		if (tlb[slot] == TEST_MAP_ERROR) {
 			tlb[slot] = 0;
+			t->fails++;
 			cond_resched();
 			continue;
 		}
@@ -2089,6 +2092,17 @@ out:
 		__free_pages(page, get_order(SZ_64K * TEST_THREAD_INFLIGHT));
 	complete(&t->done);
 	return 0;
+}
+
+/* The failed maps of @nthreads finished threads. */
+static unsigned int test_threads_fails(struct test_thread *threads,
+				       unsigned int nthreads)
+{
+	unsigned int n, fails = 0;
+
+	for (n = 0; n < nthreads; n++)
+		fails += threads[n].fails;
+	return fails;
 }
 
 /*
@@ -2148,6 +2162,8 @@ static void swiotlb_test_concurrent(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&maps), 0);
+	KUNIT_EXPECT_EQ_MSG(test, test_threads_fails(threads, nthreads), 0U,
+			    "maps failed although the allocator can grow");
 	flush_work(&ctx->mem.dyn_alloc);
 	rcu_barrier();
 	list_for_each_entry(pool, &ctx->mem.pools, node) {
@@ -2929,6 +2945,8 @@ static void swiotlb_test_shrink_concurrent(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&errors), 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&maps), 0);
+	KUNIT_EXPECT_EQ_MSG(test, test_threads_fails(threads, nthreads), 0U,
+			    "maps failed while the shrinker freed pools");
 	KUNIT_EXPECT_GE_MSG(test, rounds, (unsigned int)TEST_SHRINK_ROUNDS,
 			    "in 60 s, the swiotlb did not grow in a burst or a calm did not free every grown pool");
 	flush_work(&ctx->mem.dyn_alloc);
@@ -3508,7 +3526,7 @@ static void swiotlb_test_default_pool_areas(struct kunit *test)
 
 	KUNIT_ASSERT_NE(test, pool->nslabs, 0UL);
 	if ((unsigned long)default_nareas * IO_TLB_SEGSIZE <= pool->nslabs)
-		kunit_skip(test, "%u areas fit the default pool of %lu slots: nothing to cut (boot with swiotlb=1048576,8192 in 2 GiB, as test-regressions does)",
+		kunit_skip(test, "%lu areas fit the default pool of %lu slots: nothing to cut (boot with swiotlb=1048576,8192 in 2 GiB, as test-regressions does)",
 			   default_nareas, pool->nslabs);
 	kunit_info(test, "default pool: %lu slots, %u areas of %u\n",
 		   pool->nslabs, pool->nareas, pool->area_nslabs);
@@ -3814,6 +3832,76 @@ static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
 }
 
 /*
+ * Every case is listed in every build, so that every run reports the same
+ * cases: where a case's feature is not in the tree (a cut of the series)
+ * or not configured, it is this stub, which skips with the reason.
+ */
+#define SWIOTLB_TEST_SKIPS(name, why)				\
+static void swiotlb_test_##name(struct kunit *test)		\
+{								\
+	kunit_skip(test, why);					\
+}
+
+#ifndef CONFIG_SWIOTLB_DYNAMIC
+#define SKIP_NO_DYNAMIC(name) \
+	SWIOTLB_TEST_SKIPS(name, "needs CONFIG_SWIOTLB_DYNAMIC")
+SKIP_NO_DYNAMIC(transient_when_full)
+SKIP_NO_DYNAMIC(grow_worker)
+SKIP_NO_DYNAMIC(area_major)
+SKIP_NO_DYNAMIC(bench_pools)
+SKIP_NO_DYNAMIC(bench_grow)
+SKIP_NO_DYNAMIC(bench_grow_fragmented)
+SKIP_NO_DYNAMIC(pool_size_capped)
+SKIP_NO_DYNAMIC(pool_areas_segment)
+SKIP_NO_DYNAMIC(slots_fail_halves)
+SKIP_NO_DYNAMIC(contig_above_limit)
+SKIP_NO_DYNAMIC(index_alloc_first)
+SKIP_NO_DYNAMIC(grow_cap_lowmem)
+SKIP_NO_DYNAMIC(contig_fail_backs_off)
+SKIP_NO_DYNAMIC(hopeless_no_growth)
+SKIP_NO_DYNAMIC(decrypt_below_limit)
+SKIP_NO_DYNAMIC(decrypt_failure_reencrypts)
+SKIP_NO_DYNAMIC(free_in_process_context)
+SKIP_NO_DYNAMIC(exit_stops_queued_grow)
+SKIP_NO_DYNAMIC(unencrypted_grow)
+SKIP_NO_DYNAMIC(unencrypted_transient)
+#endif
+#ifndef SWIOTLB_KUNIT_POOL_OPS
+SWIOTLB_TEST_SKIPS(pool_lookup, "needs the pool-taking functions of 0020")
+#endif
+#if !defined(SWIOTLB_KUNIT_SEARCH_HINT) || !defined(CONFIG_SWIOTLB_DYNAMIC)
+SWIOTLB_TEST_SKIPS(search_hint, "needs the search hint of 0031 and CONFIG_SWIOTLB_DYNAMIC")
+#endif
+#if !defined(SWIOTLB_KUNIT_OLDEST_FIRST) || !defined(CONFIG_SWIOTLB_DYNAMIC)
+SWIOTLB_TEST_SKIPS(hint_kept_small_release,
+		   "needs the oldest-first search of 0032 and CONFIG_SWIOTLB_DYNAMIC")
+SWIOTLB_TEST_SKIPS(bench_hint,
+		   "needs the oldest-first search of 0032 and CONFIG_SWIOTLB_DYNAMIC")
+#endif
+#if !defined(SWIOTLB_KUNIT_POOL_INDEX) || !defined(CONFIG_SWIOTLB_DYNAMIC)
+SWIOTLB_TEST_SKIPS(index_bounds, "needs the pool index of 0028 and CONFIG_SWIOTLB_DYNAMIC")
+SWIOTLB_TEST_SKIPS(index_rcu, "needs the pool index of 0028 and CONFIG_SWIOTLB_DYNAMIC")
+#endif
+#ifndef CONFIG_SWIOTLB_SHRINK
+#define SKIP_NO_SHRINK(name) \
+	SWIOTLB_TEST_SKIPS(name, "needs CONFIG_SWIOTLB_SHRINK (0018)")
+SKIP_NO_SHRINK(shrink_frees_idle)
+SKIP_NO_SHRINK(shrink_keeps_used)
+SKIP_NO_SHRINK(shrink_hysteresis)
+SKIP_NO_SHRINK(shrink_concurrent)
+SKIP_NO_SHRINK(shrink_trickle)
+SKIP_NO_SHRINK(shrink_busy_not_retired)
+SKIP_NO_SHRINK(shrink_long_idle)
+#endif
+#ifndef CONFIG_DMA_RESTRICTED_POOL
+#define SKIP_NO_RESTRICTED(name) \
+	SWIOTLB_TEST_SKIPS(name, "needs CONFIG_DMA_RESTRICTED_POOL")
+SKIP_NO_RESTRICTED(restricted_pool)
+SKIP_NO_RESTRICTED(alloc_order_aligned)
+SKIP_NO_RESTRICTED(alloc_unaligned_pool)
+#endif
+
+/*
  * The cases that show bugs of the plain v7 series (SERIES=v7, see
  * `make test-regressions`, which also runs each of them in a boot of its
  * own) come last, and the two that make v7 write past a transient pool
@@ -3824,10 +3912,8 @@ static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
  */
 static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_default_pool_serves),
-#ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_transient_when_full),
 	KUNIT_CASE(swiotlb_test_grow_worker),
-#endif
 	KUNIT_CASE(swiotlb_test_bounce),
 	KUNIT_CASE(swiotlb_test_dma32),
 	KUNIT_CASE(swiotlb_test_can_grow_base),
@@ -3835,27 +3921,16 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_full_pool_fails),
 	KUNIT_CASE(swiotlb_test_concurrent),
 	KUNIT_CASE(swiotlb_test_uses_io_tlb),
-#ifdef SWIOTLB_KUNIT_POOL_OPS
 	KUNIT_CASE(swiotlb_test_pool_lookup),
-#endif
-#ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_area_major),
 	KUNIT_CASE(swiotlb_test_bench_pools),
 	KUNIT_CASE(swiotlb_test_bench_grow),
 	KUNIT_CASE(swiotlb_test_bench_grow_fragmented),
-#endif
-#if defined(SWIOTLB_KUNIT_SEARCH_HINT) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_search_hint),
-#endif
-#if defined(SWIOTLB_KUNIT_OLDEST_FIRST) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_hint_kept_small_release),
 	KUNIT_CASE(swiotlb_test_bench_hint),
-#endif
-#if defined(SWIOTLB_KUNIT_POOL_INDEX) && defined(CONFIG_SWIOTLB_DYNAMIC)
 	KUNIT_CASE(swiotlb_test_index_bounds),
 	KUNIT_CASE(swiotlb_test_index_rcu),
-#endif
-#ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_pool_size_capped),
 	KUNIT_CASE(swiotlb_test_pool_areas_segment),
 	KUNIT_CASE(swiotlb_test_slots_fail_halves),
@@ -3868,10 +3943,8 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_decrypt_failure_reencrypts),
 	KUNIT_CASE(swiotlb_test_free_in_process_context),
 	KUNIT_CASE(swiotlb_test_exit_stops_queued_grow),
-#endif
 	KUNIT_CASE(swiotlb_test_misaligned_full_pool),
 	KUNIT_CASE(swiotlb_test_alignment),
-#ifdef CONFIG_SWIOTLB_SHRINK
 	KUNIT_CASE(swiotlb_test_shrink_frees_idle),
 	KUNIT_CASE(swiotlb_test_shrink_keeps_used),
 	KUNIT_CASE(swiotlb_test_shrink_hysteresis),
@@ -3879,23 +3952,16 @@ static struct kunit_case swiotlb_dynamic_test_cases[] __refdata = {
 	KUNIT_CASE(swiotlb_test_shrink_trickle),
 	KUNIT_CASE(swiotlb_test_shrink_busy_not_retired),
 	KUNIT_CASE(swiotlb_test_shrink_long_idle),
-#endif
 	KUNIT_CASE(swiotlb_test_shrink_unmap_race),
-#ifdef CONFIG_SWIOTLB_DYNAMIC
 	KUNIT_CASE(swiotlb_test_unencrypted_grow),
 	KUNIT_CASE(swiotlb_test_unencrypted_transient),
-#endif
 	KUNIT_CASE(swiotlb_test_limit_not_growable),
-#ifdef CONFIG_DMA_RESTRICTED_POOL
 	KUNIT_CASE(swiotlb_test_restricted_pool),
-#endif
 	KUNIT_CASE(swiotlb_test_no_double_alloc),
 	KUNIT_CASE(swiotlb_test_default_pool_areas),
 	KUNIT_CASE(swiotlb_test_partial_sync),
-#ifdef CONFIG_DMA_RESTRICTED_POOL
 	KUNIT_CASE(swiotlb_test_alloc_order_aligned),
 	KUNIT_CASE(swiotlb_test_alloc_unaligned_pool),
-#endif
 	/* tears the system's default swiotlb down: the very last */
 	KUNIT_CASE(swiotlb_test_exit_forgets_pool),
 	{}
