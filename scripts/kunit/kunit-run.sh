@@ -102,13 +102,14 @@ else
 	# only skip: that stops the run.
 	features=$(mktemp)
 	cut_patches=$("$top/scripts/series/list-series.sh" "$series" | sed 's|.*/||; s|-.*||')
+	missing=
 	# (Not "name": that is this run's name, used below.)
 	while read -r f_macro f_file f_name f_patch _; do
 		if grep -q "$f_name" "$tree/$f_file"; then
 			echo "#define $f_macro 1"
 		elif grep -qx "${f_patch%,}" <<< "$cut_patches"; then
-			rm -f "$features"
-			die $EX_TESTFAIL "feature detection: $f_name is not in $f_file, though patch ${f_patch%,} is in SERIES=$series ($f_macro)"
+			missing="$f_name is not in $f_file, though patch ${f_patch%,} is in SERIES=$series ($f_macro)"
+			break
 		fi
 	done > "$features" <<-'EOF'
 		SWIOTLB_KUNIT_COUNT_FREED kernel/dma/swiotlb.c swiotlb_count_freed  0017, not in SERIES=v7
@@ -121,6 +122,10 @@ else
 		SWIOTLB_KUNIT_TRANSIENT_MAPS include/linux/swiotlb.h transient_maps  0036, not in SERIES=noscale
 		SWIOTLB_KUNIT_STOP_GROWTH kernel/dma/swiotlb.c swiotlb_stop_growth  0038, not in SERIES=noscale
 	EOF
+	if [ -n "$missing" ]; then
+		rm -f "$features"
+		die $EX_TESTFAIL "feature detection: $missing"
+	fi
 	cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"
