@@ -35,8 +35,8 @@
 #     boot size after the reclaim (the shrinker, CONFIG_SWIOTLB_SHRINK);
 #   - transient (full series): the growing runs read the count of mappings
 #     served by transient pools (patch 0036);
-#   - dma_map_benchmark: 4 cases for each kernel (6 above 2 vCPUs), map and
-#     unmap above 0 us;
+#   - dma_map_benchmark: 4 cases for each kernel (6 above 2 vCPUs), each
+#     with map and unmap above 0 us in every round;
 #   - bench.png is a PNG image.
 # Records one result per check (bench.smoke.*) with scripts/lib.sh.
 #
@@ -146,9 +146,11 @@ check footprint "MemTotal growing - base = $saved MiB (want >= 60)" test "$saved
 # bench-dma.sh: 1 and 2 threads, and one per vCPU above 2; 2 granules each.
 cases=4
 [ "$(jq -r '.meta.smp // "1"' "$j")" -gt 2 ] && cases=6
+dma_runs=$(jq -r '.meta.dma_runs // "1"' "$j")
 for k in base default growing; do
-	n=$(jq --arg k "$k" '[.dma_map_benchmark[] | select(.kernel == $k and .map_us > 0 and .unmap_us > 0)] | length' "$j")
-	check "dma.$k" "$n of $cases dma_map_benchmark cases with latencies" test "$n" = "$cases"
+	n=$(jq --arg k "$k" --argjson r "$dma_runs" '[.dma_ops[] | select(.kernel == $k and
+		.map_us > 0 and .unmap_us > 0 and .runs == $r)] | length' "$j")
+	check "dma.$k" "$n of $cases dma_map_benchmark cases with latencies in all $dma_runs rounds" test "$n" = "$cases"
 done
 
 check chart "bench.png is a PNG image" \

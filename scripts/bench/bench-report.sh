@@ -47,7 +47,7 @@ kv_json() {
 	tr -d '\r' | jq -Rn '[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries'
 }
 
-rm -f "$out"/{runs.json,meta.json,paired.json,bench.json,bench.md,bench.png,chart.dat}{,.new}
+rm -f "$out"/{runs.json,meta.json,paired.json,dma-paired.json,bench.json,bench.md,bench.png,chart.dat}{,.new}
 
 # Every run: {kernel, workload, run, host_failed, v: {KEY: VALUE, ...}}
 # (raw/KERNEL-WORKLOAD-RUN; v is empty if the guest wrote no result).
@@ -68,8 +68,22 @@ rm -f "$out"/{runs.json,meta.json,paired.json,bench.json,bench.md,bench.png,char
 ' > "$out/runs.json" || die $EX_TESTFAIL "cannot read the results in $out/raw"
 kv_json < "$out/meta.txt" > "$out/meta.json"
 
-# The paired comparison, per workload: "ROUND KERNEL MiB/s" of the counted
-# runs, base's first (paired-ci.py's reference), then the others.
+# paired KEY VALUE FILE: FILE holds "ROUND KERNEL VALUE" lines, base's
+# first (paired-ci.py's reference); prints paired-ci.py's JSON with
+# {KEY: VALUE} in front, or no kernels where base or another is missing.
+paired() {
+	if [ "$(awk '{ print $2 }' "$3" | sort -u | grep -c .)" -lt 2 ] ||
+		[ "$(head -n 1 "$3" | awk '{ print $2 }')" != base ]; then
+		jq -nc --arg k "$1" --arg v "$2" '{($k): $v, reference: "base", rounds: 0, kernels: []}'
+	else
+		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$3" |
+			jq -c --arg k "$1" --arg v "$2" '{($k): $v} + .'
+	fi || die $EX_TESTFAIL "paired-ci.py failed on $3"
+	rm -f "$3"
+}
+
+# The paired comparison of fio, per workload: "ROUND KERNEL MiB/s" of the
+# counted runs.
 counted='.v.exit == "0" and .v.read_kib_s != null and (.host_failed | not)'
 for w in $(jq -r '.workloads' "$out/meta.json"); do
 	jq -r --arg w "$w" '(.[] | select(.workload == $w and .run != 0 and .kernel == "base")),
@@ -77,15 +91,20 @@ for w in $(jq -r '.workloads' "$out/meta.json"); do
 		select('"$counted"') |
 		"\(.run) \(.kernel) \((((.v.read_kib_s | tonumber) + (.v.write_kib_s | tonumber)) / 1024 * 1000 | round) / 1000)"' \
 		"$out/runs.json" > "$out/paired-$w.txt"
-	if [ "$(awk '{ print $2 }' "$out/paired-$w.txt" | sort -u | grep -c .)" -lt 2 ] ||
-		[ "$(head -n 1 "$out/paired-$w.txt" | awk '{ print $2 }')" != base ]; then
-		jq -n --arg w "$w" '{workload: $w, reference: "base", rounds: 0, kernels: []}'
-	else
-		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$out/paired-$w.txt" |
-			jq -c --arg w "$w" '{workload: $w} + .'
-	fi || die $EX_TESTFAIL "paired-ci.py failed on $out/paired-$w.txt"
-	rm -f "$out/paired-$w.txt"
+	paired workload "$w" "$out/paired-$w.txt"
 done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
+
+# The same for dma_map_benchmark, per case (threads and granule): map +
+# unmap microseconds of each round's VM (raw/KERNEL-dma-ROUND).
+dma_ok='.workload == "dma" and .v.exit == "0" and (.host_failed | not)'
+for c in $(jq -r '[.[] | select('"$dma_ok"') | .v | keys[] |
+		capture("^map_us_(?<c>t[0-9]+_g[0-9]+)$").c] | unique[]' "$out/runs.json"); do
+	jq -r --arg c "$c" '(.[] | select(.kernel == "base")), (.[] | select(.kernel != "base")) |
+		select('"$dma_ok"' and .v["map_us_" + $c] != null) |
+		"\(.run) \(.kernel) \((.v["map_us_" + $c] | tonumber) + (.v["unmap_us_" + $c] | tonumber))"' \
+		"$out/runs.json" > "$out/paired-$c.txt"
+	paired case "$c" "$out/paired-$c.txt"
+done | jq -s . > "$out/dma-paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
 
 # The statistics, from the runs that count (not the warm-up, run 0):
 #   fio     per kernel and workload: runs (exit=0 with a bandwidth), failed,
@@ -101,7 +120,8 @@ done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the pair
 #           many runs reached four times the boot size in the warm-up, how
 #           many only by the end of the load, and how many not at all
 #   dma_map_benchmark  every map_us_tT_gG of the dma runs that exited 0
-jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" '
+jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" \
+	--slurpfile dma_paired "$out/dma-paired.json" '
 	def median: sort | length as $n |
 		if $n == 0 then 0 elif $n % 2 == 1 then .[($n - 1) / 2]
 		else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
@@ -160,14 +180,30 @@ jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" '
 			(.transient_maps | tonumber) - (.transient_maps_warm // "0" | tonumber)) |
 			if length > 0 then add else null end),
 		 swiotlb_full: ($vs | nums("swiotlb_full") | if length > 0 then add else null end)}],
-	 dma_map_benchmark: [.[] | select(.workload == "dma" and .v.exit == "0") |
-		.kernel as $k | .v as $v | $v | keys[] |
+	 dma_map_benchmark: [.[] | select('"$dma_ok"') |
+		.kernel as $k | .run as $i | .v as $v | $v | keys[] |
 		capture("^map_us_t(?<t>[0-9]+)_g(?<g>[0-9]+)$") |
 		("_t" + .t + "_g" + .g) as $s |
-		{kernel: $k, threads: (.t | tonumber), granule: (.g | tonumber),
+		{kernel: $k, run: $i, threads: (.t | tonumber), granule: (.g | tonumber),
 		 map_us: ($v["map_us" + $s] | tonumber), map_sd_us: ($v["map_sd" + $s] | tonumber),
 		 unmap_us: ($v["unmap_us" + $s] | tonumber), unmap_sd_us: ($v["unmap_sd" + $s] | tonumber)}
-	 ] | sort_by(.kernel, .threads, .granule)} |
+	 ] | sort_by(.kernel, .threads, .granule, .run)} |
+	# Per kernel and case, over the dma rounds: medians, the coefficient of
+	# variation of map + unmap, and that in instructions (icount: 2^shift
+	# ns each, from qemu_args; null without icount), with the paired
+	# interval against base.
+	(.meta.qemu_args | capture("shift=(?<s>[0-9]+)").s // null) as $shift |
+	.dma_ops = [.dma_map_benchmark | group_by([.kernel, .threads, .granule])[] |
+		. as $g | [.[] | .map_us + .unmap_us] as $tot |
+		($tot | add / length) as $mean |
+		(if ($tot | length) > 1 then (($tot | map((. - $mean) * (. - $mean)) | add) / (($tot | length) - 1)) | sqrt else 0 end) as $sd |
+		("t\($g[0].threads)_g\($g[0].granule)") as $c |
+		(first($dma_paired[0][] | select(.case == $c) | .kernels[] | select(.label == $g[0].kernel)) // null) as $pv |
+		{kernel: $g[0].kernel, threads: $g[0].threads, granule: $g[0].granule, runs: ($tot | length),
+		 map_us: ([.[].map_us] | median), unmap_us: ([.[].unmap_us] | median),
+		 total_us: ($tot | median), cov_pct: (if $mean > 0 then 100 * $sd / $mean else 0 end | round_to(1000)),
+		 instructions: (if $shift == null then null else ($tot | median) * 1000 / pow(2; $shift | tonumber) | round end),
+		 vs_base: $pv}] |
 	# The goals, each with its verdict (met, missed, not resolvable, not
 	# tested) and the verdict it should have (expect): growing within 1 %
 	# of base per workload; the control within the noise; growing back at
@@ -327,12 +363,18 @@ jq -r '
 	"|---|---|---|---|---|",
 	($r.goals[] | "| \(.goal) | \(.value) | \(.interval // "") | \(if .verdict == .expect then .verdict else "**\(.verdict)**" end)\(if .why == null then "" else " (\(.why))" end) | \(.expect) |"),
 	"",
-	"## dma_map_benchmark (edu device, \($r.meta.dma_seconds) s per case), microseconds",
+	"## Per-operation cost: dma_map_benchmark (edu device, \($r.meta.dma_seconds) s per case)",
 	"",
-	"| kernel | threads | granule (pages) | map avg | map stddev | unmap avg | unmap stddev |",
-	"|---|---:|---:|---:|---:|---:|---:|",
-	($ks[] as $k | $r.dma_map_benchmark[] | select(.kernel == $k) |
-		"| \($k) | \(.threads) | \(.granule) | \(.map_us) | \(.map_sd_us) | \(.unmap_us) | \(.unmap_sd_us) |")
+	"One VM per kernel and round (\($r.meta.dma_runs // "1") rounds), after the same warm-up as the fio runs.",
+	"Map and unmap: the median over the rounds of the tool'"'"'s average, in",
+	"microseconds; under icount the guest clock counts instructions, so map + unmap",
+	"is also given as instructions. CoV: of map + unmap over the rounds. Against",
+	"base: the paired median ratio of map + unmap and its sign-test interval.",
+	"",
+	"| kernel | threads | pages | rounds | map us | unmap us | map+unmap, instructions | CoV | vs base | interval | resolved |",
+	"|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+	($ks[] as $k | $r.dma_ops[] | select(.kernel == $k) |
+		"| \($k) | \(.threads) | \(.granule) | \(.runs) | \(.map_us | fixed(1)) | \(.unmap_us | fixed(1)) | \(.instructions // "n/a") | \(.cov_pct | fixed(2)) % | \(if $k == "base" then "base" elif .vs_base == null then "n/a" else "\((.vs_base.ratio - 1) * 100 | fixed(2)) %" end) | \(if .vs_base == null or .vs_base.low == null then "n/a" else "\((.vs_base.low - 1) * 100 | fixed(2)) % .. \((.vs_base.high - 1) * 100 | fixed(2)) % (\(.vs_base.coverage * 100 | round) %)" end) | \(if .vs_base == null or .vs_base.low == null then "no" elif .vs_base.low > 1 or .vs_base.high < 1 then "**yes**" else "no" end) |")
 ' "$out/bench.json" > "$out/bench.md.new" ||
 	die $EX_TESTFAIL "cannot write $out/bench.md"
 mv "$out/bench.md.new" "$out/bench.md"

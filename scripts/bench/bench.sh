@@ -41,11 +41,14 @@
 # scripts/vm/get-qemu.sh instead, with QEMU_MACHINE=pc (its q35 firmware hangs
 # under icount).  Runs are interleaved (for each run: each workload: base,
 # default, growing) so that drift on the host hits all three alike, and the
-# first round is a warm-up whose numbers are discarded.  Then one VM per
-# kernel runs dma_map_benchmark on QEMU's edu device.
+# first round is a warm-up whose numbers are discarded.  Then DMA_RUNS
+# rounds of one VM per kernel (base, default, growing) run
+# dma_map_benchmark on QEMU's edu device, after the same warm-up on the
+# virtio disk: under icount its microseconds are instructions (4 ns each),
+# the per-operation cost of the swiotlb path without the host's I/O noise.
 #
 # Writes OUTDIR/raw/KERNEL-WORKLOAD-RUN/ (run 0 is the warm-up) and
-# OUTDIR/raw/KERNEL-dma/ and OUTDIR/failed.txt (one line "NAME STATUS" per
+# OUTDIR/raw/KERNEL-dma-RUN/ and OUTDIR/failed.txt (one line "NAME STATUS" per
 # VM that did not pass), then runs scripts/bench/bench-report.sh OUTDIR.
 # A progress line for every VM says which kernel, which workload, which run
 # and the ETA.  Exits EX_OK when every run passed; otherwise with the
@@ -54,7 +57,9 @@
 #
 # Environment:
 #   RUNS (6: the paired interval then has 97 % coverage)  RUNTIME (5 s of guest time per fio run)  WARMUP (1 or 0)
-#   WORKLOADS ("small big 4way")  DMA_SECONDS (2 per dma_map_benchmark case)
+#   WORKLOADS ("small big 4way"; empty: dma_map_benchmark alone)
+#   DMA_SECONDS (2 per dma_map_benchmark case)
+#   DMA_RUNS (RUNS): rounds of dma_map_benchmark VMs
 #   BZIMAGE_base, BZIMAGE_patched, INITRD, MEM (1024), SERIES (for the report)
 #   BENCH_SMP (1): vCPUs (not SMP, which make exports for its QEMU tests);
 #     more than one needs QEMU 8 or later (see above).
@@ -87,8 +92,9 @@ set -uo pipefail
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 OUTDIR"
 out=$1
 runs=${RUNS:-6} runtime=${RUNTIME:-5} warmup=${WARMUP:-1} smp=${BENCH_SMP:-1}
-workloads=${WORKLOADS:-small big 4way} dma_seconds=${DMA_SECONDS:-2}
-for v in runs runtime dma_seconds smp; do
+workloads=${WORKLOADS-small big 4way} dma_seconds=${DMA_SECONDS:-2}
+dma_runs=${DMA_RUNS:-$runs}
+for v in runs runtime dma_seconds dma_runs smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "${v^^} must be a positive number, not '${!v}'"
 done
 [[ $warmup =~ ^[01]$ ]] || die $EX_USAGE "WARMUP must be 0 or 1, not '$warmup'"
@@ -153,6 +159,7 @@ mkdir -p "$out/raw"
 	echo "warmup=$warmup"
 	echo "workloads=$workloads"
 	echo "dma_seconds=$dma_seconds"
+	echo "dma_runs=$dma_runs"
 	echo "series=${SERIES:-full}"
 	echo "mem=${MEM:-1024}"
 	echo "qemu=$("$qemu" --version 2> /dev/null | head -n 1)"
@@ -170,7 +177,7 @@ mkdir -p "$out/raw"
 } > "$out/meta.txt"
 
 nwork=$(wc -w <<< "$workloads")
-total=$(((runs + warmup) * nwork * ${#kernels[@]} + 3))
+total=$(((runs + warmup) * nwork * ${#kernels[@]} + 3 * dma_runs))
 done_vms=0 start=$SECONDS first_bad=0
 
 # vm KERNEL NAME LABEL QEMU-RUN-OPTIONS...: one VM, one progress line.
@@ -238,9 +245,11 @@ for ((i = first_run; i <= runs; i++)); do
 	fi
 	for w in $workloads; do fio_vm sized "$w" "$i"; done
 done
-for k in base default growing; do
-	vm "$k" "$k-dma" "dma_map_benchmark, 4 cases of $dma_seconds s" \
-		-t bench-dma -a "$dma_seconds" -x -device -x edu
+for ((r = 1; r <= dma_runs; r++)); do
+	for k in base default growing; do
+		vm "$k" "$k-dma-$r" "dma_map_benchmark, round $r of $dma_runs" \
+			-t bench-dma -a "$dma_seconds$(spike_arg "$k")" -d virtio -x -device -x edu
+	done
 done
 echo "bench: $done_vms VMs in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
 

@@ -1,20 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# bench-dma SECONDS: the kernel's dma_map_benchmark on QEMU's edu device
+# bench-dma SECONDS [SPIKE [MAXSPIKES]]: the kernel's dma_map_benchmark on QEMU's edu device
 # (PCI 1234:11e8, "-device edu"), bound to the dma_map_benchmark driver
 # through driver_override (the benchmark).  For 1 and 2 threads, and as many
 # threads as vCPUs if there are more (the performance patches), and granules of 1 and 16
 # pages, each for SECONDS, it reports
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)
-# and nslabs_boot / nslabs_after.
+# and nslabs_boot / nslabs_after.  With SPIKE, the bench's warm-up first
+# (warm_up in guest-lib.sh, on the virtio disk), as bench-fio.sh runs it,
+# so that a growing kernel is measured on the pools it grew.
 # shellcheck source=tests/guest/guest-lib.sh
 . /tests/guest-lib.sh
 
 seconds=$1
+spike=${2:+/tests/fio/$2}
+maxspikes=${3:-4}
 case "$seconds" in
 ''|*[!0-9]*) fail "SECONDS must be a number, not '$seconds'"; exit 2 ;;
 esac
+[ -z "$spike" ] || [ -f "$spike" ] || { fail "no fio job file $spike"; exit 2; }
 
 dev=
 for d in /sys/bus/pci/devices/*; do
@@ -30,6 +35,9 @@ echo "$dev" > "$drv/bind" || { fail "cannot bind $dev to dma_map_benchmark"; exi
 echo "harness: $dev bound to $(basename "$(readlink "/sys/bus/pci/devices/$dev/driver")")"
 
 report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
+if [ -n "$spike" ]; then
+	warm_up "$spike" "$maxspikes" || exit 1
+fi
 status=0
 threads="1 2"
 ncpus=$(grep -c '^processor' /proc/cpuinfo)

@@ -54,21 +54,7 @@ boot=$(swiotlb_read io_tlb_nslabs)
 report nslabs_boot "$boot"
 
 if [ -n "$spike" ]; then
-	spikes=0 now=$boot
-	while [ "$spikes" -lt "$maxspikes" ] && [ "$now" -lt $((4 * boot)) ]; do
-		echo "harness: warm-up spike $((spikes + 1)), io_tlb_nslabs $now"
-		fio --eta=never --output=/dev/null "$spike" ||
-			{ fail "the warm-up spike $spike failed"; exit 1; }
-		spikes=$((spikes + 1)) now=$(swiotlb_read io_tlb_nslabs)
-	done
-	report spikes "$spikes"
-	report nslabs_warm "$now"
-	[ -e "$SWIOTLB/io_tlb_transient_maps" ] &&
-		report transient_maps_warm "$(swiotlb_read io_tlb_transient_maps)"
-	if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
-		report spike_hiwater "$(swiotlb_read io_tlb_used_hiwater)"
-		echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
-	fi
+	warm_up "$spike" "$maxspikes" || exit 1
 fi
 
 echo "harness: fio $job, $RUNTIME s"

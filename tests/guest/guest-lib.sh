@@ -20,6 +20,30 @@ swiotlb_read() {
 	cat "$SWIOTLB/$1" 2>/dev/null || echo -1
 }
 
+# warm_up SPIKE MAXSPIKES: the bench's warm-up: fio SPIKE (a job file),
+# again while the swiotlb holds less than four times its boot size, at
+# most MAXSPIKES times in all; then io_tlb_used_hiwater is reset, so that
+# hiwater is what the measured load used.  Reports spikes, nslabs_warm,
+# transient_maps_warm and spike_hiwater (bench-fio.sh, bench-dma.sh).
+warm_up() {
+	warm_boot=$(swiotlb_read io_tlb_nslabs) warm_n=0 warm_now=$warm_boot
+	while [ "$warm_n" -lt "$2" ] && [ "$warm_now" -lt $((4 * warm_boot)) ]; do
+		echo "harness: warm-up spike $((warm_n + 1)), io_tlb_nslabs $warm_now"
+		fio --eta=never --output=/dev/null "$1" ||
+			{ fail "the warm-up spike $1 failed"; return 1; }
+		warm_n=$((warm_n + 1)) warm_now=$(swiotlb_read io_tlb_nslabs)
+	done
+	report spikes "$warm_n"
+	report nslabs_warm "$warm_now"
+	[ -e "$SWIOTLB/io_tlb_transient_maps" ] &&
+		report transient_maps_warm "$(swiotlb_read io_tlb_transient_maps)"
+	if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
+		report spike_hiwater "$(swiotlb_read io_tlb_used_hiwater)"
+		echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
+	fi
+	return 0
+}
+
 # shrinkers_run: run the kernel's memory shrinkers, the swiotlb's among
 # them with CONFIG_SWIOTLB_SHRINK (drop_caches 2: slab and other objects).
 shrinkers_run() {

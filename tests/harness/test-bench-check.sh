@@ -63,7 +63,7 @@ fio_result() {
 bench_dir() {
 	local d=$1 k i w
 	mkdir -p "$d/raw"
-	kv runs=$rounds runtime=5 warmup=1 "workloads=$workloads" dma_seconds=1 series=full \
+	kv runs=$rounds runtime=5 warmup=1 "workloads=$workloads" dma_seconds=1 dma_runs=1 series=full \
 		mem=1024 "qemu=QEMU emulator version 7.2.22" \
 		"qemu_args=-accel tcg -machine q35 -smp 1 -icount shift=2,sleep=off" smp=1 \
 		base_label=unpatched default_label=patched growing_label=patched \
@@ -87,11 +87,11 @@ bench_dir() {
 		done
 	done
 	for k in base default growing; do
-		mkdir -p "$d/raw/$k-dma"
+		mkdir -p "$d/raw/$k-dma-1"
 		for c in t1_g1 t1_g16 t2_g1 t2_g16; do
 			kv "map_us_$c=22.2" "map_sd_$c=2.6" "unmap_us_$c=21.2" "unmap_sd_$c=2.3"
-		done > "$d/raw/$k-dma/result.txt"
-		echo exit=0 >> "$d/raw/$k-dma/result.txt"
+		done > "$d/raw/$k-dma-1/result.txt"
+		echo exit=0 >> "$d/raw/$k-dma-1/result.txt"
 	done
 }
 
