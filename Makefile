@@ -19,8 +19,8 @@ KERNEL ?= patched
 CMDLINE ?= swiotlb=512,force
 RUNS ?= 6
 RUNTIME ?= 5
-# make bench runs one vCPU unless SMP is given on the command line.
-BENCH_SMP := $(if $(filter command line,$(origin SMP)),$(SMP),1)
+# make bench runs one vCPU unless SMP is given (command line or environment).
+BENCH_SMP := $(if $(filter command line environment,$(origin SMP)),$(SMP),1)
 BENCH_OUT ?= $(CURDIR)/results$(if $(filter-out 1,$(BENCH_SMP)),-smp$(BENCH_SMP))
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
 SERIES_CUTS := $(shell scripts/series/list-series.sh --cuts)
@@ -55,13 +55,15 @@ export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
 export INITRD
 
 # Scenarios in tests/scenarios/NAME.conf, run in this order.
-QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme
+QEMU_PATCHED := qemu-grow qemu-shrink qemu-default qemu-nvme qemu-kreclaim
 QEMU_BASE := qemu-base-small test-livelock-base
 QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test-livelock-base
+# Scenarios that make qemu-test and make test do not run.
+QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES)
+	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
 	@echo "Targets:"
@@ -78,6 +80,7 @@ help:
 	@echo "  make qemu-base-small  base, swiotlb=512,force: nslabs constant, 'buffer is full' noted"
 	@echo "  make qemu-nvme        patched, NVMe bs=4608/6k iodepth 32, 4 vCPUs: must pass (the NVMe slot-search livelock)"
 	@echo "  make test-livelock-base  base, same NVMe load: must end as crash/timeout (the NVMe slot-search livelock)"
+	@echo "  make qemu-kreclaim    patched, swiotlb=512,force: memory pressure (kswapd, no drop_caches) frees the pools"
 	@echo "  make qemu-compare     print the scenarios' outcomes side by side"
 	@echo "  make bench            fio and dma_map_benchmark: base vs. default vs. growing, paired per round"
 	@echo "                        against base with a control (base booted again), the cover letter's table, and"
@@ -192,7 +195,7 @@ initramfs: $(INITRD)
 # --- QEMU scenarios ---
 $(QEMU_PATCHED): $(PATCHED_OBJ)/$(BZ) $(INITRD)
 $(QEMU_BASE): $(BASE_OBJ)/$(BZ) $(INITRD)
-$(QEMU_STAGES):
+$(QEMU_STAGES) $(QEMU_OTHER):
 	scripts/vm/qemu-test.sh tests/scenarios/$(patsubst test-%,%,$(patsubst qemu-%,%,$@)).conf
 
 qemu-compare:

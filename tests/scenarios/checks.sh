@@ -229,6 +229,26 @@ scenario_check() {
 			else
 				check FAIL regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike, pools grown $(val pools_grown), freed $(val pools_freed) (want growth again)"
 			fi ;;
+		kreclaim)
+			# The kernel's own reclaim (kswapd, direct reclaim), never
+			# drop_caches, gives the idle pools of the spike back.
+			p=pressure. nst=$(val nslabs_grown) nb=$(val nslabs_boot)
+			facts="io_tlb_nslabs $nb at boot, $nst after the spike -> $(val ${p}nslabs_end) ($(val ${p}pools_freed) pools freed) after $(val ${p}seconds) s of pressure (-1: not back); tmpfs $(val ${p}hog_mib) MiB, MemFree down to $(( $(val ${p}memfree_min_kib) / 1024 )) MiB (low watermarks $(( $(val ${p}low_kib) / 1024 )) MiB); kswapd runs $(val ${p}pageoutrun), direct reclaim stalls $(val ${p}allocstall), slab objects scanned $(val ${p}slabs_scanned); drop_caches $(val ${p}drop_pagecache)/$(val ${p}drop_slab)"
+			if [ "$nst" -ge $((2 * nb)) ] && [ "$(val ${p}seconds)" -ge 0 ] &&
+			   [ "$(val ${p}nslabs_end)" -le "$nb" ] && [ "$(val ${p}pools_freed)" -gt 0 ] &&
+			   [ "$(val ${p}drop_pagecache)" = 0 ] && [ "$(val ${p}drop_slab)" = 0 ]; then
+				check PASS kreclaim "$facts"
+			else
+				check FAIL kreclaim "$facts (want a spike to at least twice the boot size, then the boot size within 30 s, with no drop_caches)"
+			fi ;;
+		no-oom)
+			facts="$(val pressure.oom_kills) processes killed by the OOM killer; $(val trickle.writes) trickle writes, $(val trickle.errors) failed"
+			if [ "$(val pressure.oom_kills)" = 0 ] && [ "$(val trickle.writes)" -gt 0 ] &&
+			   [ "$(val trickle.errors)" = 0 ]; then
+				check PASS no-oom "$facts"
+			else
+				check FAIL no-oom "$facts"
+			fi ;;
 		trickle)
 			# After the second spike, reclaim with a trickle of I/O
 			# still going on must give back the pools of the spike.
