@@ -8,11 +8,8 @@
 # Records harness.bench-check.CASE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/lib.sh
-. "$here/../../scripts/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
+# shellcheck source=tests/harness/harness-lib.sh
+. "$here/harness-lib.sh"
 rounds=5 workloads="small big"
 
 # kv KEY=VALUE...: key=value lines.

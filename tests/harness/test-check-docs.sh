@@ -8,11 +8,8 @@
 # shellcheck disable=SC2016
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/lib.sh
-. "$here/../../scripts/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
+# shellcheck source=tests/harness/harness-lib.sh
+. "$here/harness-lib.sh"
 
 # docs_case NAME WANT FILE SED-EXPRESSION: copy the checkout's files, apply
 # the sed expression to FILE (nothing if empty), and run the check; WANT is

@@ -8,11 +8,8 @@
 # table, with exit 0.  Records harness.timeline-report.CASE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/lib.sh
-. "$here/../../scripts/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
+# shellcheck source=tests/harness/harness-lib.sh
+. "$here/harness-lib.sh"
 
 # samples KERNEL PEAK AFTER: a timeline of KERNEL that boots with 512
 # slots, grows to PEAK in the spike and holds AFTER from the fifth second
