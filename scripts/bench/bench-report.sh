@@ -340,7 +340,7 @@ jq -r '
 	"",
 	(if $r.meta.sized_nslabs == null then empty
 	 elif $r.meta.sized_nslabs == "" then "No sized kernel: no growing run reported its swiotlb size.\n"
-	 else "sized: the measured loads of the first round'"'"'s growing runs had at most \($r.meta.sized_nslabs | tonumber | mib) MiB in use at once (their io_tlb_used_hiwater, at least the boot size, in 128-slot segments)\(if ($r.meta.sized_rule4_nslabs // "") != "" then "; their pools reached \($r.meta.sized_rule4_nslabs | tonumber | mib) MiB, which the warm-up'"'"'s 4x rule sets" else "" end); \(first($r.memory[] | select(.kernel == "growing") | .hiwater_max) as $h | if $h != null and $h > ($r.meta.sized_nslabs | tonumber) then "later growing loads had \($h | mib) MiB in use, more than sized holds" else "no later growing load had more in use" end).\n" end),
+	 else "sized: \($r.meta.sized_nslabs | tonumber | mib) MiB, what the measured loads of the first round'"'"'s growing runs had in use at once (their largest io_tlb_used_hiwater, at least the boot size), rounded up to a power of two as the kernel rounds it\(if ($r.meta.sized_rule4_nslabs // "") != "" then "; their pools reached \($r.meta.sized_rule4_nslabs | tonumber | mib) MiB, which the warm-up'"'"'s 4x rule sets" else "" end); \(first($r.memory[] | select(.kernel == "growing") | .hiwater_max) as $h | if $h != null and $h > ($r.meta.sized_nslabs | tonumber) then "later growing loads had \($h | mib) MiB in use, more than sized holds" else "no later growing load had more in use" end).\n" end),
 	"## Paired against base",
 	"",
 	"Each round'"'"'s bandwidth divided by base'"'"'s in the same round; the median",

@@ -21,7 +21,8 @@
 #   sized     SIZED=1 (the default): the base kernel with a fixed pool of the
 #             size the measured loads of the first round's growing runs
 #             needed (their largest io_tlb_used_hiwater, at least growing's
-#             boot size, rounded up to 128 slots), the alternative to
+#             boot size, rounded up to a power of two as the kernel rounds
+#             it), the alternative to
 #             growing that a user would set by hand.  It runs last in each
 #             round, because its size is known only after the first round.
 #             meta.txt also keeps the size the growing runs' pools reached
@@ -203,8 +204,9 @@ vm() {
 }
 
 # sized_nslabs KEY: the largest KEY of the growing runs so far, at least
-# growing's boot size, rounded up to whole segments of 128 slots, as the
-# swiotlb= parameter rounds; nothing if no run reported one.  KEY is
+# growing's boot size, rounded up to a power of two, as 6.1's swiotlb
+# rounds its default pool (round_up_default_nslabs(): swiotlb=640 boots
+# 1024 slots); nothing if no run reported one.  KEY is
 # hiwater (what the measured loads had in use at once) or nslabs (the
 # largest pool after the spikes or the load: the 4x rule's figure).
 sized_nslabs() {
@@ -212,7 +214,7 @@ sized_nslabs() {
 		awk -F= -v key="$1" '$1 == "nslabs_boot" { boot = $2 + 0 }
 			key == "hiwater" && $1 == "hiwater" { if ($2 + 0 > max) max = $2 + 0 }
 			key == "nslabs" && ($1 == "nslabs_warm" || $1 == "nslabs_after") { if ($2 + 0 > max) max = $2 + 0 }
-			END { if (max > 0) { if (boot > max) max = boot; print int((max + 127) / 128) * 128 } }'
+			END { if (max > 0) { if (boot > max) max = boot; n = 128; while (n < max) n *= 2; print n } }'
 }
 
 # fio_vm KERNEL WORKLOAD RUN
