@@ -26,7 +26,8 @@
 #   pressure.VMSTAT             the change of these /proc/vmstat counters:
 #                               pageoutrun (kswapd's runs), allocstall
 #                               (direct reclaim), slabs_scanned,
-#                               drop_pagecache, drop_slab (0: no drop_caches)
+#                               drop_pagecache, drop_slab (0: no drop_caches);
+#                               -1 where the kernel counts no such event
 #   pressure.oom_kills          "Killed process" lines in the kernel log
 #   trickle.writes, trickle.errors
 # Exit status: 0, or 1 if a step could not run or fio failed.
@@ -98,8 +99,14 @@ rm -rf /hog/*
 umount /hog
 echo "$min_free" > /proc/sys/vm/min_free_kbytes
 vmstat_all > /tmp/vmstat.after
+# Without CONFIG_VM_EVENT_COUNTERS (the QEMU kernels' tinyconfig base)
+# /proc/vmstat has none of these: -1, not 0.
 for n in pageoutrun allocstall slabs_scanned drop_pagecache drop_slab; do
-	report "pressure.$n" $(($(vmstat_sum /tmp/vmstat.after "$n") - $(vmstat_sum /tmp/vmstat.before "$n")))
+	if grep -q "^$n" /tmp/vmstat.after; then
+		report "pressure.$n" $(($(vmstat_sum /tmp/vmstat.after "$n") - $(vmstat_sum /tmp/vmstat.before "$n")))
+	else
+		report "pressure.$n" -1
+	fi
 done
 report pressure.oom_kills "$(dmesg | grep -c 'Killed process')"
 report trickle.writes "$TRICKLE_WRITES"
