@@ -107,7 +107,7 @@ printf '#!/bin/sh\necho "QEMU emulator version 7.2.22"\n' > "$tmp/qemu72"
 chmod +x "$tmp/qemu72"
 expect bench-smp-old-qemu $EX_USAGE "BENCH_SMP=2 needs QEMU 8 or later" \
 	env BENCH_SMP=2 QEMU="$tmp/qemu72" "$s/bench/bench.sh" "$tmp/bench-out"
-expect list-series-bad $EX_USAGE "SERIES must be full, v7, noperf or noscale" \
+expect list-series-bad $EX_USAGE "SERIES must be one of full v7 noperf noscale" \
 	"$s/series/list-series.sh" perf
 
 # A citation that names the wrong commit: 0026 as it stood before the
