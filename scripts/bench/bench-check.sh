@@ -63,12 +63,21 @@ check() { # check NAME REASON COMMAND...: record PASS if COMMAND succeeds
 	fi
 }
 j=$out/bench.json
-# mem KERNEL FIELD: a field of bench.json's memory table, read once (each
-# jq costs 35 ms here, and the harness runs this script ten times).
+# load_table ARRAY FILTER: fill the associative array ARRAY from the
+# "KEY<tab>VALUE" lines that jq's FILTER makes of bench.json, in one jq
+# (each costs 35 ms here, and the harness runs this script ten times).
+# table is a nameref: what it writes is the caller's array.
+# shellcheck disable=SC2034
+load_table() {
+	local -n table=$1
+	local key value
+	while IFS=$'\t' read -r key value; do
+		table["$key"]=$value
+	done < <(jq -r "$2 | @tsv" "$j" 2> /dev/null)
+}
+# mem KERNEL FIELD: a field of bench.json's memory table.
 declare -A memtab=()
-while IFS=$'\t' read -r key value; do
-	memtab[$key]=$value
-done < <(jq -r '.memory[]? | .kernel as $k | to_entries[] | ["\($k).\(.key)", (.value | tostring)] | @tsv' "$j" 2> /dev/null)
+load_table memtab '.memory[]? | .kernel as $k | to_entries[] | ["\($k).\(.key)", (.value | tostring)]'
 mem() { echo "${memtab[$1.$2]-}"; }
 
 failed=yes
@@ -87,11 +96,9 @@ series=$(jq -r .meta.series "$j")
 sized=$(jq -r '.meta.sized_nslabs // "" | if . == "" then "none" else . end' "$j")
 mapfile -t kernels < <(jq -r --arg sized "$sized" '.meta.kernels // "base default growing" |
 	split(" ")[] | select(. != "sized" or $sized != "none")' "$j")
-# fio rows, read once: "runs failed median" by "KERNEL.WORKLOAD".
+# fio rows: "runs failed median" by "KERNEL.WORKLOAD".
 declare -A fiotab=()
-while IFS=$'\t' read -r key value; do
-	fiotab[$key]=$value
-done < <(jq -r '.fio[] | ["\(.kernel).\(.workload)", "\(.runs) \(.failed) \(.median_mib_s)"] | @tsv' "$j")
+load_table fiotab '.fio[] | ["\(.kernel).\(.workload)", "\(.runs) \(.failed) \(.median_mib_s)"]'
 for w in $(jq -r .meta.workloads "$j"); do
 	for k in "${kernels[@]}"; do
 		read -r n f med <<< "${fiotab[$k.$w]:-0 -1 0}"

@@ -22,9 +22,9 @@
 #             size the measured loads of the first round's growing runs
 #             needed (their largest io_tlb_used_hiwater, at least growing's
 #             boot size, rounded up to a power of two as the kernel rounds
-#             it), the alternative to
-#             growing that a user would set by hand.  It runs last in each
-#             round, because its size is known only after the first round.
+#             it), the alternative to growing that a user would set by
+#             hand.  It runs last in each round, because its size is known
+#             only after the first round.
 #             meta.txt also keeps the size the growing runs' pools reached
 #             (sized_rule4_nslabs), which the spike's 4x rule sets, not the load.
 # Workloads: tests/fio/bench-WORKLOAD.fio (small, big, 4way).
