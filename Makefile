@@ -308,7 +308,7 @@ check-docs:
 # (45 s, mostly one core) runs beside the others, its output printed after
 # theirs.
 HARNESS_TESTS := test-classify test-kunit-results test-bench-check \
-	test-timeline-report test-check-docs
+	test-timeline-report test-check-docs test-scenario-checks
 test-harness: $(BASE_SRC)/.extracted
 	@status=0; log=$$(mktemp); \
 	tests/harness/test-failure-paths.sh > $$log 2>&1 & fp=$$!; \

@@ -16,7 +16,7 @@
 #   spike_hiwater               io_tlb_used_hiwater after the spikes
 #   hiwater                     io_tlb_used_hiwater after the load (> 0:
 #                               the I/O was bounced), where the kernel has
-#                               it (follow-up fix 8; not base, not v7)
+#                               it (patch 0017; not base, not v7)
 #   transient_after             io_tlb_transient_nslabs after the load
 #   transient_maps_warm,        io_tlb_transient_maps (patch 0036: mappings
 #   transient_maps              served by transient pools since boot) after

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The scenarios' checks on crafted results: tests/scenarios/checks.sh's
+# scenario_check on a result.txt and console.log written here (no kernel,
+# no QEMU).  Each case gives the guest's keys, a check and the verdict it
+# must reach; every check that can pass is also seen failing.
+# Records harness.scenario-checks.CASE.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/harness/harness-lib.sh
+. "$here/harness-lib.sh"
+
+# checks_case NAME CHECK WANT KEY=VALUE...: scenario_check CHECK on a run
+# whose guest reported the KEY=VALUE lines must record WANT (PASS or FAIL).
+checks_case() {
+	local name=$1 c=$2 want=$3 got
+	shift 3
+	# checks.sh reads $out; check() is qemu-test.sh's, reduced.
+	out=$tmp/$name
+	mkdir -p "$out"
+	printf '%s\n' "$@" > "$out/result.txt"
+	echo "harness: fio /tests/fio/virtio-verify.fio" > "$out/console.log"
+	got=$(
+		check() { echo "$1 $3"; }
+		# shellcheck source=tests/scenarios/checks.sh
+		. "$PROJECT_TOP/tests/scenarios/checks.sh"
+		scenario_results
+		scenario_check "$c"
+	)
+	if [ "${got%% *}" = "$want" ]; then
+		record PASS "harness.scenario-checks.$name" "$c: $got"
+	else
+		record FAIL "harness.scenario-checks.$name" "$c: want $want, got '$got'"
+		status=1
+	fi
+}
+
+# bounced: the high-water mark, reset before the load, rose; the samples
+# of io_tlb_used missed the load (as they did on the Xen dom0's IDE disk).
+checks_case bounced-hiwater bounced PASS \
+	used_boot=320 hiwater_start=320 hiwater=352 used_max=320 samples=10
+checks_case bounced-hiwater-flat bounced FAIL \
+	used_boot=320 hiwater_start=320 hiwater=320 used_max=320 samples=10
+# A kernel without the mark: samples above the use at boot, or nothing.
+checks_case bounced-sampled bounced PASS \
+	used_boot=0 used_max=64 samples=10
+checks_case bounced-sampled-at-boot bounced FAIL \
+	used_boot=320 used_max=320 samples=10
+checks_case bounced-no-report bounced FAIL samples=10
+checks_case grows grows PASS nslabs_boot=512 nslabs_after=2560
+checks_case grows-not grows FAIL nslabs_boot=512 nslabs_after=512
+checks_case constant constant PASS nslabs_boot=32768 nslabs_after=32768 nslabs_max=32768
+checks_case constant-grew-meanwhile constant FAIL nslabs_boot=32768 nslabs_after=32768 nslabs_max=33280
+checks_case counters counters PASS used_boot=0 nslabs_boot=512 hiwater=300 \
+	used_max=200 used_after=0 hiwater_reset=0 transient_after=0
+checks_case counters-below-sample counters FAIL used_boot=0 nslabs_boot=512 hiwater=100 \
+	used_max=200 used_after=0 hiwater_reset=0 transient_after=0
+checks_case counters-transient-left counters FAIL used_boot=0 nslabs_boot=512 hiwater=300 \
+	used_max=200 used_after=0 hiwater_reset=0 transient_after=8
+checks_case bytes bytes PASS write_kib=524288 read_kib=524288
+checks_case bytes-short bytes FAIL write_kib=524288 read_kib=1024
+exit $status
