@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # checks_case NAME CHECK WANT KEY=VALUE...: scenario_check CHECK on a run
 # whose guest reported the KEY=VALUE lines must record WANT (PASS or FAIL).
 checks_case() {
-	local name=$1 c=$2 want=$3 got
+	local name=$1 chk=$2 want=$3 got
 	shift 3
 	# checks.sh reads $out; check() is qemu-test.sh's, reduced.
 	out=$tmp/$name
@@ -25,12 +25,12 @@ checks_case() {
 		# shellcheck source=tests/scenarios/checks.sh
 		. "$PROJECT_TOP/tests/scenarios/checks.sh"
 		scenario_results
-		scenario_check "$c"
+		scenario_check "$chk"
 	)
 	if [ "${got%% *}" = "$want" ]; then
-		record PASS "harness.scenario-checks.$name" "$c: $got"
+		record PASS "harness.scenario-checks.$name" "$chk: $got"
 	else
-		record FAIL "harness.scenario-checks.$name" "$c: want $want, got '$got'"
+		record FAIL "harness.scenario-checks.$name" "$chk: want $want, got '$got'"
 		status=1
 	fi
 }

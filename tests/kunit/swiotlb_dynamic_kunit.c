@@ -1304,16 +1304,39 @@ static void swiotlb_test_area_major(struct kunit *test)
 /*
  * 8d. A measurement, not a test of speed: what a lookup by address, and a
  * map and unmap, cost against the number of pools. For 1, 16, 64 and 256
- * pools (the default pool and small dynamic ones), the time per
- * swiotlb_find_pool() of an address in the default pool, the newest and
- * the oldest dynamic pool, and for a device that never bounced; and per
- * map and unmap of 2 KiB while every pool is full but the one that the
- * slot search tries last, so that it must pass them all. One "bench:"
- * line per pool count (scripts/bench/bench-pools.sh makes the table). The
- * case fails only if a lookup finds the wrong pool or a map fails.
+ * pools (the default pool and small dynamic ones), each on an allocator
+ * of its own, with every pool full but the one that the slot search
+ * reaches last (the room), so that a search that does not start at the
+ * room passes them all:
+ *  - the time per swiotlb_find_pool() of an address in the default pool,
+ *    the newest and the oldest dynamic pool, and for a device that never
+ *    bounced;
+ *  - the time per map and unmap of 2 KiB: with the search hint at the
+ *    room (patch 0031), and with a stale hint at a full pool, or none at
+ *    one pool, before every map (the hint's worst case);
+ *  - the steps of each walk through the pool list (the walk seam), which
+ *    do not depend on timing: a map with the hint at the room takes none,
+ *    one without it passes every pool, and since patch 0028 an unmap
+ *    looks its pool up without the list.
+ * The times are taken in TEST_BENCH_ROUNDS rounds, each of which measures
+ * every pool count in turn (scripts/bench/bench-pools.sh boots the case
+ * under -icount, where they count instructions, and judges them). One
+ * "bench:" line per pool count for the steps, and one per round and pool
+ * count for the times, in ps per operation. The case fails if a lookup
+ * finds the wrong pool, a map fails, or a walk takes other steps than
+ * the above.
  */
+#define TEST_BENCH_ROUNDS	10
 #define TEST_BENCH_LOOKUPS	20000
-#define TEST_BENCH_MAPS		2000
+#define TEST_BENCH_MAPS		5000
+
+struct test_bench_set {
+	struct swiotlb_test_ctx *ctx;
+	struct device *nodev;
+	struct io_tlb_pool *oldest, *newest, *room;
+	phys_addr_t *fill;
+	unsigned int npools;
+};
 
 static u64 test_bench_find(struct kunit *test, struct device *dev,
 			   phys_addr_t addr, struct io_tlb_pool *want)
@@ -1327,94 +1350,194 @@ static u64 test_bench_find(struct kunit *test, struct device *dev,
 		got = swiotlb_find_pool(dev, READ_ONCE(addr));
 	start = ktime_get_ns() - start;
 	KUNIT_EXPECT_PTR_EQ(test, got, want);
-	return div_u64(start, TEST_BENCH_LOOKUPS);
+	return div_u64(start * 1000, TEST_BENCH_LOOKUPS);
 }
 
-static void test_bench_pools(struct kunit *test, unsigned int npools)
+/* the hint's worst case: it points to a full pool, or nowhere */
+static void test_bench_stale_hint(struct test_bench_set *b)
 {
-	struct io_tlb_pool *pool, *room, *oldest = NULL, *newest = NULL;
-	struct device_dma_parameters parms = {};
-	struct swiotlb_test_ctx *ctx;
-	u64 find_default, find_newest, find_oldest, nobounce, map;
-	struct device *nodev;
-	phys_addr_t *fill, tlb;
+#ifdef SWIOTLB_KUNIT_SEARCH_HINT
+	WRITE_ONCE(b->ctx->mem.hint, b->npools > 1 ? b->oldest : NULL);
+#endif
+}
+
+static u64 test_bench_maps(struct kunit *test, struct test_bench_set *b,
+			   bool stale)
+{
+	struct swiotlb_test_ctx *ctx = b->ctx;
+	phys_addr_t tlb;
 	unsigned int i;
-	u64 mask;
+	u64 start;
+
+	start = ktime_get_ns();
+	for (i = 0; i < TEST_BENCH_MAPS; i++) {
+		if (stale)
+			test_bench_stale_hint(b);
+		tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+		if (tlb == TEST_MAP_ERROR)
+			break;
+		test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+	}
+	start = ktime_get_ns() - start;
+	KUNIT_EXPECT_EQ_MSG(test, i, TEST_BENCH_MAPS,
+			    "a map failed with %u pools", b->npools);
+	return div_u64(start * 1000, TEST_BENCH_MAPS);
+}
+
+/*
+ * The steps of one map, with the hint at the room or stale, and of its
+ * unmap, counted by the walk seam; the map must land in the room.
+ */
+static void test_bench_steps(struct kunit *test, struct test_bench_set *b,
+			     bool stale, unsigned long *map_steps,
+			     unsigned long *unmap_steps)
+{
+	struct swiotlb_test_ctx *ctx = b->ctx;
+	phys_addr_t tlb;
+
+	if (stale)
+		test_bench_stale_hint(b);
+	WRITE_ONCE(swiotlb_kunit_walk_list, &ctx->mem.pools);
+	swiotlb_kunit_walk_steps = 0;
+	static_branch_enable(&swiotlb_kunit_walk_on);
+	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
+	*map_steps = swiotlb_kunit_walk_steps;
+	swiotlb_kunit_walk_steps = 0;
+	if (tlb != TEST_MAP_ERROR)
+		test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+	*unmap_steps = swiotlb_kunit_walk_steps;
+	static_branch_disable(&swiotlb_kunit_walk_on);
+	WRITE_ONCE(swiotlb_kunit_walk_list, NULL);
+	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+}
+
+static void test_bench_setup(struct kunit *test, struct test_bench_set *b,
+			     unsigned int npools)
+{
+	struct device_dma_parameters *parms;
+	unsigned long hit, miss, unmap;
+	struct swiotlb_test_ctx *ctx;
+	struct io_tlb_pool *pool;
+	phys_addr_t tlb;
+	unsigned int i;
+	u64 *mask;
 
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
-	nodev = kunit_kzalloc(test, sizeof(*nodev), GFP_KERNEL);
-	fill = kunit_kcalloc(test, npools, sizeof(*fill), GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, nodev && fill);
-	test_dev_init(nodev, &parms, &mask, &ctx->mem);
+	b->ctx = ctx;
+	b->npools = npools;
+	b->nodev = kunit_kzalloc(test, sizeof(*b->nodev), GFP_KERNEL);
+	parms = kunit_kzalloc(test, sizeof(*parms), GFP_KERNEL);
+	mask = kunit_kzalloc(test, sizeof(*mask), GFP_KERNEL);
+	b->fill = kunit_kcalloc(test, npools, sizeof(*b->fill), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, b->nodev && parms && mask && b->fill);
+	test_dev_init(b->nodev, parms, mask, &ctx->mem);
+	b->oldest = NULL;
+	b->newest = NULL;
 	for (i = 1; i < npools; i++) {
 		pool = swiotlb_alloc_pool(NULL, IO_TLB_SEGSIZE, IO_TLB_SEGSIZE,
 					  1, ctx->mem.phys_limit, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, pool);
 		add_mem_pool(&ctx->mem, pool);
-		oldest = oldest ? oldest : pool;
-		newest = pool;
+		b->oldest = b->oldest ? b->oldest : pool;
+		b->newest = pool;
 	}
-	oldest = oldest ? oldest : &ctx->mem.defpool;
-	newest = newest ? newest : &ctx->mem.defpool;
+	b->oldest = b->oldest ? b->oldest : &ctx->mem.defpool;
+	b->newest = b->newest ? b->newest : &ctx->mem.defpool;
 
 	/* the device has bounced: its lookups search the pools */
 	tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
 	test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
+
+	/*
+	 * Every pool full but the one the list walk tries last: the default
+	 * pool, or since patch 0032 (oldest first) the newest pool.
+	 */
+#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
+	b->room = b->newest;
+#else
+	b->room = &ctx->mem.defpool;
+#endif
+	for (i = 1; i < npools; i++) {
+		tlb = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
+			       DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+		KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);
+		b->fill[i] = tlb;
+		KUNIT_ASSERT_PTR_NE(test, test_pool_of(ctx, tlb), b->room);
+	}
+
+	/* the first map finds the room; with patch 0031 it is the hint now */
+	test_bench_steps(test, b, true, &miss, &unmap);
+	test_bench_steps(test, b, false, &hit, &unmap);
+	KUNIT_EXPECT_EQ_MSG(test, miss, (unsigned long)npools,
+			    "a search without the hint passes every pool");
+#ifdef SWIOTLB_KUNIT_SEARCH_HINT
+	KUNIT_EXPECT_EQ_MSG(test, hit, 0UL,
+			    "a search that the hint serves walks no list");
+#else
+	KUNIT_EXPECT_EQ(test, hit, (unsigned long)npools);
+#endif
+#ifdef SWIOTLB_KUNIT_POOL_INDEX
+	KUNIT_EXPECT_EQ_MSG(test, unmap, 0UL,
+			    "an unmap finds its pool in the index");
+#endif
+	kunit_info(test, "bench: pools %u steps_map_hint %lu steps_map_stale %lu steps_unmap %lu\n",
+		   npools, hit, miss, unmap);
+}
+
+static void test_bench_teardown(struct kunit *test, struct test_bench_set *b)
+{
+	unsigned int i;
+
+	for (i = 1; i < b->npools; i++)
+		if (b->fill[i])
+			test_unmap(b->ctx, b->fill[i], TEST_SEG_BYTES,
+				   DMA_TO_DEVICE);
+	test_ctx_destroy(test, b->ctx);
+}
+
+static void test_bench_round(struct kunit *test, struct test_bench_set *b,
+			     unsigned int round)
+{
+	struct swiotlb_test_ctx *ctx = b->ctx;
+	u64 find_default, find_newest, find_oldest, nobounce, hint, stale;
+
 	/* a first round to warm the caches, not counted */
 	test_bench_find(test, &ctx->dev, ctx->mem.defpool.start,
 			&ctx->mem.defpool);
 	find_default = test_bench_find(test, &ctx->dev,
 				       ctx->mem.defpool.start + SZ_2K,
 				       &ctx->mem.defpool);
-	find_newest = test_bench_find(test, &ctx->dev, newest->start + SZ_2K,
-				      newest);
-	find_oldest = test_bench_find(test, &ctx->dev, oldest->start + SZ_2K,
-				      oldest);
-	nobounce = test_bench_find(test, nodev, newest->start + SZ_2K, NULL);
-
-	/*
-	 * Every pool full but the one the list walk tries last, where the
-	 * maps go: the default pool, or since patch 0032 (oldest first) the
-	 * newest pool.
-	 */
-#ifdef SWIOTLB_KUNIT_OLDEST_FIRST
-	room = newest;
-#else
-	room = &ctx->mem.defpool;
-#endif
-	for (i = 1; i < npools; i++) {
-		fill[i] = test_map(ctx, ctx->orig, TEST_SEG_BYTES, 0,
-				   DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
-		KUNIT_ASSERT_NE(test, fill[i], TEST_MAP_ERROR);
-		KUNIT_ASSERT_PTR_NE(test, test_pool_of(ctx, fill[i]), room);
-	}
-	map = ktime_get_ns();
-	for (i = 0; i < TEST_BENCH_MAPS; i++) {
-		tlb = test_map(ctx, ctx->orig, SZ_2K, 0, DMA_TO_DEVICE, 0);
-		if (tlb == TEST_MAP_ERROR)
-			break;
-		test_unmap(ctx, tlb, SZ_2K, DMA_TO_DEVICE);
-	}
-	map = div_u64(ktime_get_ns() - map, TEST_BENCH_MAPS);
-	KUNIT_EXPECT_EQ_MSG(test, i, TEST_BENCH_MAPS,
-			    "a map failed with %u pools", npools);
-	for (i = 1; i < npools; i++)
-		test_unmap(ctx, fill[i], TEST_SEG_BYTES, DMA_TO_DEVICE);
-
-	kunit_info(test, "bench: pools %u find_default_ns %llu find_newest_ns %llu find_oldest_ns %llu find_nobounce_ns %llu map_unmap_full_ns %llu\n",
-		   npools, find_default, find_newest, find_oldest, nobounce,
-		   map);
-	test_ctx_destroy(test, ctx);
+	find_newest = test_bench_find(test, &ctx->dev, b->newest->start + SZ_2K,
+				      b->newest);
+	find_oldest = test_bench_find(test, &ctx->dev, b->oldest->start + SZ_2K,
+				      b->oldest);
+	nobounce = test_bench_find(test, b->nodev, b->newest->start + SZ_2K,
+				   NULL);
+	/* a map that finds the room makes it the hint (patch 0031) */
+	test_bench_maps(test, b, true);
+	hint = test_bench_maps(test, b, false);
+	stale = test_bench_maps(test, b, true);
+	kunit_info(test, "bench: round %u pools %u find_default_ps %llu find_newest_ps %llu find_oldest_ps %llu find_nobounce_ps %llu map_unmap_hint_ps %llu map_unmap_stale_ps %llu\n",
+		   round, b->npools, find_default, find_newest, find_oldest,
+		   nobounce, hint, stale);
 }
 
 static void swiotlb_test_bench_pools(struct kunit *test)
 {
 	static const unsigned int npools[] = { 1, 16, 64, 256 };
-	unsigned int i;
+	struct test_bench_set *b;
+	unsigned int i, round;
 
+	b = kunit_kcalloc(test, ARRAY_SIZE(npools), sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
 	for (i = 0; i < ARRAY_SIZE(npools); i++)
-		test_bench_pools(test, npools[i]);
+		test_bench_setup(test, &b[i], npools[i]);
+	for (round = 1; round <= TEST_BENCH_ROUNDS; round++)
+		for (i = 0; i < ARRAY_SIZE(npools); i++)
+			test_bench_round(test, &b[i], round);
+	for (i = 0; i < ARRAY_SIZE(npools); i++)
+		test_bench_teardown(test, &b[i]);
 }
 
 /*

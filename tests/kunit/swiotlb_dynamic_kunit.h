@@ -32,9 +32,18 @@
  * allocation that may not sleep fail, and it can make swiotlb.c see
  * other totals of RAM and highmem (totalram_pages(), totalhigh_pages()).
  * Otherwise all pass on to the real functions.
+ *
+ * Every list_for_each_entry_rcu() of swiotlb.c counts its steps through
+ * the one list that a test case watches (the walk seam): the pools that
+ * a slot search passes, or that a lookup by address walks, one count per
+ * entry. The count is off behind a static key unless a case turns it on,
+ * so that the measurements of the suite see the code that swiotlb.c has.
  */
 #ifndef _SWIOTLB_DYNAMIC_KUNIT_H
 #define _SWIOTLB_DYNAMIC_KUNIT_H
+
+#include <linux/jump_label.h>
+#include <linux/rculist.h>
 
 static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
 					      int numpages);
@@ -84,5 +93,26 @@ static unsigned long swiotlb_kunit_totalhigh_pages(void);
 	swiotlb_kunit_totalram_pages()
 #define totalhigh_pages() \
 	swiotlb_kunit_totalhigh_pages()
+
+static DEFINE_STATIC_KEY_FALSE(swiotlb_kunit_walk_on);
+static const struct list_head *swiotlb_kunit_walk_list;
+static unsigned long swiotlb_kunit_walk_steps;
+
+static inline bool swiotlb_kunit_walk_step(const struct list_head *head)
+{
+	if (head == READ_ONCE(swiotlb_kunit_walk_list))
+		swiotlb_kunit_walk_steps++;
+	return true;
+}
+
+/* rculist.h's definition, with the step counted where the key is on */
+#undef list_for_each_entry_rcu
+#define list_for_each_entry_rcu(pos, head, member, cond...)		\
+	for (__list_check_rcu(dummy, ## cond, 0),			\
+	     pos = list_entry_rcu((head)->next, typeof(*pos), member);	\
+		&pos->member != (head) &&				\
+		(!static_branch_unlikely(&swiotlb_kunit_walk_on) ||	\
+		 swiotlb_kunit_walk_step(head));			\
+		pos = list_entry_rcu(pos->member.next, typeof(*pos), member))
 
 #endif /* _SWIOTLB_DYNAMIC_KUNIT_H */
