@@ -92,7 +92,8 @@ help:
 	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
-	@echo "  make bench-pools      lookup and map cost against 1-256 pools, and the pools of a 256 MiB burst,"
+	@echo "  make bench-pools      lookup and map cost against 1-256 pools (the search hint at the room, and"
+	@echo "                        stale), 10 rounds under icount, and the pools of a 256 MiB burst,"
 	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
 	@echo "  make bench-timeline   the swiotlb second by second through spike, idle, trickle, pressure, spike:"
 	@echo "                        full series vs. without CONFIG_SWIOTLB_SHRINK, table and chart (2 VMs)"
@@ -256,7 +257,8 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 
 # The cost of a lookup, and of a map and unmap, against the number of
 # pools: the KUnit benchmark case on SERIES=noscale and on the full series,
-# in one run (two KUnit kernels, built by scripts/kunit/kunit-run.sh).
+# in one run (two KUnit kernels, built by scripts/kunit/kunit-run.sh, and
+# booted under icount); scripts/bench/pools-report.sh judges it.
 bench-pools: $(INITRD)
 	scripts/bench/bench-pools.sh $(BENCH_OUT)-pools
 
@@ -308,7 +310,7 @@ check-docs:
 # (45 s, mostly one core) runs beside the others, its output printed after
 # theirs.
 HARNESS_TESTS := test-classify test-kunit-results test-bench-check \
-	test-timeline-report test-check-docs test-scenario-checks
+	test-timeline-report test-check-docs test-scenario-checks test-pools-report
 test-harness: $(BASE_SRC)/.extracted
 	@status=0; log=$$(mktemp); \
 	tests/harness/test-failure-paths.sh > $$log 2>&1 & fp=$$!; \

@@ -28,6 +28,9 @@
 # the kernel built last time without checking the tree and the build.
 # KUNIT_CMDLINE=ARGS adds kernel arguments after the default ones (a
 # later swiotlb= overrides the first); KUNIT_MEM=MiB sets the VM's RAM.
+# KUNIT_ICOUNT=1 boots under "-icount shift=2,sleep=off" on one vCPU
+# (the guest clock counts instructions; bookworm's QEMU hangs under icount
+# with more), for the measurement cases (make bench-pools).
 # KUNIT_PREEMPT=none|voluntary|full boots with preempt=MODE (the kernels
 # are PREEMPT_DYNAMIC, as Debian's amd64 is) and records NAME.preempt:
 # PASS only if the kernel said it runs in that mode.
@@ -43,6 +46,12 @@ series=${1:-full}
 dyn=${2:-y}
 need_cut "$series"
 case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
+smp=${SMP:-2} icount=()
+case "${KUNIT_ICOUNT:-0}" in
+0) ;;
+1) smp=1 icount=(-x -icount -x shift=2,sleep=off) ;;
+*) die $EX_USAGE "KUNIT_ICOUNT must be 0 or 1, not '$KUNIT_ICOUNT'" ;;
+esac
 
 top=$PROJECT_TOP
 build=${BUILD:-$top/build}
@@ -150,7 +159,7 @@ status=0
 TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
 	"$top/scripts/vm/qemu-run.sh" -k "$obj/arch/x86/boot/bzImage" -i "$initrd" \
 	-t kunit -c "$cmdline" -m "${KUNIT_MEM:-5120}" \
-	-s "${SMP:-2}" -o "$out" || status=$?
+	-s "$smp" -o "$out" "${icount[@]}" || status=$?
 
 # The results go under this run's name ($out is named after it too):
 # without one they would all be ".CASE", which no later step can find.
