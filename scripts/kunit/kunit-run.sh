@@ -49,7 +49,7 @@ case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
 smp=${SMP:-2} icount=()
 case "${KUNIT_ICOUNT:-0}" in
 0) ;;
-1) smp=1 icount=(-x -icount -x shift=2,sleep=off) ;;
+1) smp=1 icount=(-x -icount -x "shift=2,sleep=off") ;;
 *) die $EX_USAGE "KUNIT_ICOUNT must be 0 or 1, not '$KUNIT_ICOUNT'" ;;
 esac
 
