@@ -17,8 +17,9 @@
 #     warm-up or by the load), so the growing column measures a swiotlb
 #     that grew;
 #   - bouncing: the patched kernels' io_tlb_used_hiwater is above 0 after
-#     the runs (full series only: base and v7 have no such counter; the
-#     qemu-base-small scenario shows that base bounces the same disk);
+#     the fio runs, and rose during dma_map_benchmark in every round (full
+#     series only: base and v7 have no such counter; the qemu-base-small
+#     scenario shows that base bounces the same disk);
 #   - sized (when bench.sh ran it): what the sized kernel reported at
 #     boot is a whole number of 128-slot segments, no smaller than
 #     growing's boot size nor than what the measured loads of the first
@@ -141,6 +142,11 @@ if [ "$series" = full ]; then
 		h=$(jq -r --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max' "$j")
 		check "bounced.$k" "io_tlb_used_hiwater after the runs: ${h:-missing}" \
 			jq -e --arg k "$k" '.memory[] | select(.kernel == $k) | .hiwater_max > 0' "$j"
+		# dma_map_benchmark's maps: the mark, reset before it, rose in
+		# every round and case.
+		h=$(jq -r --arg k "$k" '[.dma_ops[] | select(.kernel == $k) | .hiwater_min] | min' "$j")
+		check "dma.bounced.$k" "dma_map_benchmark: io_tlb_used_hiwater at least ${h:-missing} after it, in every round" \
+			jq -e --arg k "$k" '[.dma_ops[] | select(.kernel == $k)] | length > 0 and all(.bounced == true)' "$j"
 	done
 fi
 

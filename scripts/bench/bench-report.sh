@@ -186,6 +186,8 @@ jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" \
 		capture("^map_us_t(?<t>[0-9]+)_g(?<g>[0-9]+)$") |
 		("_t" + .t + "_g" + .g) as $s |
 		{kernel: $k, run: $i, threads: (.t | tonumber), granule: (.g | tonumber),
+		 hiwater_start: ($v.dma_hiwater_start // null | if . == null then null else tonumber end),
+		 hiwater: ($v.dma_hiwater // null | if . == null then null else tonumber end),
 		 map_us: ($v["map_us" + $s] | tonumber), map_sd_us: ($v["map_sd" + $s] | tonumber),
 		 unmap_us: ($v["unmap_us" + $s] | tonumber), unmap_sd_us: ($v["unmap_sd" + $s] | tonumber)}
 	 ] | sort_by(.kernel, .threads, .granule, .run)} |
@@ -204,6 +206,9 @@ jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" \
 		 map_us: ([.[].map_us] | median), unmap_us: ([.[].unmap_us] | median),
 		 total_us: ($tot | median), cov_pct: (if $mean > 0 then 100 * $sd / $mean else 0 end | round_to(1000)),
 		 instructions: (if $shift == null then null else ($tot | median) * 1000 / pow(2; $shift | tonumber) | round end),
+		 bounced: (if any(.[]; .hiwater == null or .hiwater_start == null) then null
+			   else all(.[]; .hiwater > .hiwater_start) end),
+		 hiwater_min: ([.[].hiwater | numbers] | min),
 		 vs_base: $pv}] |
 	# The goals, each with its verdict (met, missed, not resolvable, not
 	# tested) and the verdict it should have (expect): growing within 1 %
@@ -371,11 +376,13 @@ jq -r '
 	"microseconds; under icount the guest clock counts instructions, so map + unmap",
 	"is also given as instructions. CoV: of map + unmap over the rounds. Against",
 	"base: the paired median ratio of map + unmap and its sign-test interval.",
+	"Bounced: io_tlb_used_hiwater, reset before the benchmark, higher after it in",
+	"every round (the fewest slots in use at once; n/a: the kernel has no mark).",
 	"",
-	"| kernel | threads | pages | rounds | map us | unmap us | map+unmap, instructions | CoV | vs base | interval | resolved |",
-	"|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+	"| kernel | threads | pages | rounds | map us | unmap us | map+unmap, instructions | CoV | vs base | interval | resolved | bounced |",
+	"|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
 	($ks[] as $k | $r.dma_ops[] | select(.kernel == $k) |
-		"| \($k) | \(.threads) | \(.granule) | \(.runs) | \(.map_us | fixed(1)) | \(.unmap_us | fixed(1)) | \(.instructions // "n/a") | \(.cov_pct | fixed(2)) % | \(if $k == "base" then "base" elif .vs_base == null then "n/a" else "\((.vs_base.ratio - 1) * 100 | fixed(2)) %" end) | \(if .vs_base == null or .vs_base.low == null then "n/a" else "\((.vs_base.low - 1) * 100 | fixed(2)) % .. \((.vs_base.high - 1) * 100 | fixed(2)) % (\(.vs_base.coverage * 100 | round) %)" end) | \(if .vs_base == null or .vs_base.low == null then "no" elif .vs_base.low > 1 or .vs_base.high < 1 then "**yes**" else "no" end) |")
+		"| \($k) | \(.threads) | \(.granule) | \(.runs) | \(.map_us | fixed(1)) | \(.unmap_us | fixed(1)) | \(.instructions // "n/a") | \(.cov_pct | fixed(2)) % | \(if $k == "base" then "base" elif .vs_base == null then "n/a" else "\((.vs_base.ratio - 1) * 100 | fixed(2)) %" end) | \(if .vs_base == null or .vs_base.low == null then "n/a" else "\((.vs_base.low - 1) * 100 | fixed(2)) % .. \((.vs_base.high - 1) * 100 | fixed(2)) % (\(.vs_base.coverage * 100 | round) %)" end) | \(if .vs_base == null or .vs_base.low == null then "no" elif .vs_base.low > 1 or .vs_base.high < 1 then "**yes**" else "no" end) | \(if .bounced == null then "n/a" elif .bounced then "yes, \(.hiwater_min) slots" else "**no**" end) |")
 ' "$out/bench.json" > "$out/bench.md.new" ||
 	die $EX_TESTFAIL "cannot write $out/bench.md"
 mv "$out/bench.md.new" "$out/bench.md"

@@ -7,7 +7,9 @@
 # pages, each for SECONDS, it reports
 #   map_us_tT_gG, map_sd_tT_gG, unmap_us_tT_gG, unmap_sd_tT_gG
 # (average and standard deviation in microseconds, as the tool prints them)
-# and nslabs_boot / nslabs_after.  With SPIKE, the bench's warm-up first
+# and nslabs_boot / nslabs_after, and where the kernel has the counters of
+# patch 0017, dma_hiwater_start and dma_hiwater: io_tlb_used_hiwater reset
+# before the benchmark and read after it (higher: the maps bounced).  With SPIKE, the bench's warm-up first
 # (warm_up in guest-lib.sh, on the virtio disk), as bench-fio.sh runs it,
 # so that a growing kernel is measured on the pools it grew.
 # shellcheck source=tests/guest/guest-lib.sh
@@ -38,6 +40,10 @@ report nslabs_boot "$(swiotlb_read io_tlb_nslabs)"
 if [ -n "$spike" ]; then
 	warm_up "$spike" "$maxspikes" || exit 1
 fi
+if [ -e "$SWIOTLB/io_tlb_used_hiwater" ]; then
+	echo 0 > "$SWIOTLB/io_tlb_used_hiwater"
+	report dma_hiwater_start "$(swiotlb_read io_tlb_used_hiwater)"
+fi
 status=0
 threads="1 2"
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
@@ -62,4 +68,6 @@ for t in $threads; do
 	done
 done
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
+[ ! -e "$SWIOTLB/io_tlb_used_hiwater" ] ||
+	report dma_hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 exit "$status"

@@ -52,6 +52,8 @@ fio_result() {
 #   noshrink_frees (0)  1: noshrink is back at its boot size after it
 #   grow_mem (1021880)  growing's MemTotal in KiB (base has 956000)
 #   hiwater (80)        what growing's loads had in use at once
+#   dma_hiwater (16)    what dma_map_benchmark had in use at once on the
+#                       patched kernels (0: nothing bounced)
 #   sized_boot (512)    the sized kernel's pool at boot
 #   crashed ("")        a run that failed.txt lists as a crash (EX_CRASH),
 #                       though its guest wrote exit=0
@@ -88,6 +90,8 @@ bench_dir() {
 		for c in t1_g1 t1_g16 t2_g1 t2_g16; do
 			kv "map_us_$c=22.2" "map_sd_$c=2.6" "unmap_us_$c=21.2" "unmap_sd_$c=2.3"
 		done > "$d/raw/$k-dma-1/result.txt"
+		# The unpatched kernel has no high-water mark.
+		[ "$k" = base ] || kv dma_hiwater_start=0 "dma_hiwater=$dma_hiwater" >> "$d/raw/$k-dma-1/result.txt"
 		echo exit=0 >> "$d/raw/$k-dma-1/result.txt"
 	done
 }
@@ -100,7 +104,7 @@ bench_case() {
 	local name=$1 want=$2 d=$tmp/$1 got fails
 	shift 2
 	(
-		grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80
+		grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
 		sized_boot=512 crashed='' empty=0 stale_png=''
 		for a in "$@"; do [[ $a == PATH=* ]] || eval "$a"; done
 		bench_dir "$d"
@@ -138,6 +142,7 @@ cases=(
 	"footprint-of-base footprint grow_mem=956000"
 	"crash-after-exit0 fio.growing.small crashed=growing-small-3"
 	"sized-short sized.size hiwater=1000"
+	"dma-not-bounced dma.bounced.growing dma_hiwater=0"
 	"empty json empty=1"
 	"chart-fails chart PATH=$tmp/nognuplot:$PATH stale_png=$tmp/sound/bench.png"
 )
