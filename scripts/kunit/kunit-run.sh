@@ -122,6 +122,7 @@ else
 		fi
 	done > "$features" <<-'EOF'
 		SWIOTLB_KUNIT_COUNT_FREED kernel/dma/swiotlb.c swiotlb_count_freed  0017, not in SERIES=v7
+		SWIOTLB_KUNIT_AREA_MAJOR kernel/dma/swiotlb.c swiotlb_search_pools  0019, not in SERIES=v7
 		SWIOTLB_KUNIT_POOL_OPS include/linux/swiotlb.h swiotlb_pool_unmap_single  0020, not in SERIES=v7
 		SWIOTLB_KUNIT_POOL_INDEX kernel/dma/swiotlb.c swiotlb_index_update  0028, not in SERIES=noscale
 		SWIOTLB_KUNIT_INDEX_SPARE kernel/dma/swiotlb.c swiotlb_index_alloc  0040, not in SERIES=noscale

@@ -1237,7 +1237,7 @@ static void swiotlb_test_pool_lookup(struct kunit *test)
 }
 #endif /* SWIOTLB_KUNIT_POOL_OPS */
 
-#ifdef CONFIG_SWIOTLB_DYNAMIC
+#if defined(CONFIG_SWIOTLB_DYNAMIC) && defined(SWIOTLB_KUNIT_AREA_MAJOR)
 /*
  * 8c. The slot search is area-major: this CPU's area in every pool comes
  * before the next area of any pool. Two pools of two areas, and the
@@ -3970,7 +3970,6 @@ static void swiotlb_test_##name(struct kunit *test)		\
 	SWIOTLB_TEST_SKIPS(name, "needs CONFIG_SWIOTLB_DYNAMIC")
 SKIP_NO_DYNAMIC(transient_when_full)
 SKIP_NO_DYNAMIC(grow_worker)
-SKIP_NO_DYNAMIC(area_major)
 SKIP_NO_DYNAMIC(bench_pools)
 SKIP_NO_DYNAMIC(bench_grow)
 SKIP_NO_DYNAMIC(bench_grow_fragmented)
@@ -3991,6 +3990,10 @@ SKIP_NO_DYNAMIC(unencrypted_transient)
 #endif
 #ifndef SWIOTLB_KUNIT_POOL_OPS
 SWIOTLB_TEST_SKIPS(pool_lookup, "needs the pool-taking functions of 0020")
+#endif
+#if !defined(SWIOTLB_KUNIT_AREA_MAJOR) || !defined(CONFIG_SWIOTLB_DYNAMIC)
+SWIOTLB_TEST_SKIPS(area_major,
+		   "needs the area-major search of 0019 and CONFIG_SWIOTLB_DYNAMIC")
 #endif
 #if !defined(SWIOTLB_KUNIT_SEARCH_HINT) || !defined(CONFIG_SWIOTLB_DYNAMIC)
 SWIOTLB_TEST_SKIPS(search_hint, "needs the search hint of 0031 and CONFIG_SWIOTLB_DYNAMIC")
