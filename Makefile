@@ -30,8 +30,8 @@ endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-ifneq ($(filter bench-shrink bench-perf bench-pools bench-timeline deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink bench-perf bench-pools bench-timeline deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
+ifneq ($(filter bench-shrink bench-perf bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink bench-perf bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -63,7 +63,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
+	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
 	@echo "Targets:"
@@ -98,13 +98,16 @@ help:
 	@echo "  make bench-timeline   the swiotlb second by second through spike, idle, trickle, pressure, spike:"
 	@echo "                        full series vs. without CONFIG_SWIOTLB_SHRINK, table and chart (2 VMs)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
+	@echo "  make pass-rates       qemu-shrink, the KUnit shrinker cases and the timeline, PASS_RUNS=$(PASS_RUNS)"
+	@echo "                        runs each: how often each check passes, in $(B:$(CURDIR)/%=%)/pass-rates/ (~1 h)"
 	@echo "  make bench-smoke      one short run of the small workload on each kernel; checks the report's shape (~1.5 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
 	@echo "                        full series, release 6.1.x-dynswiotlb, in build/deb/ (DEB_FLAVOUR=; ~1 h)"
 	@echo "  make deb-boot         boot that package's kernel and modules through the grow, shrink, default"
 	@echo "                        and nvme scenarios"
-	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths, bench-check and"
-	@echo "                        the timeline's report on crafted results (no kernel build)"
+	@echo "  make test-harness     classifier and KUnit parser on saved logs, failure paths; bench-check, the"
+	@echo "                        scenarios' checks, the timeline's and bench-pools' reports and pass-rate.sh"
+	@echo "                        on crafted results (no kernel build)"
 	@echo "  make shellcheck       shellcheck -x over every shell file, guest scripts included: no finding"
 	@echo "  make check-citations  every cited mainline commit is in patches/cited-commits.txt, with its subject"
 	@echo "  make check-licence    every script and source file carries the SPDX line of LICENSE"
@@ -255,6 +258,22 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 		DEFAULT_CMDLINE="$${GROWING_CMDLINE:-swiotlb=512,force}" GROWING_LABEL="full series" SIZED=0 \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-perf
 
+# How often the checks whose timing or precondition depends on chance
+# pass: qemu-shrink, the KUnit shrinker cases (swiotlb_test_shrink_*) and
+# the timeline, PASS_RUNS runs each, one after another
+# (scripts/report/pass-rate.sh), into $(B)/pass-rates/NAME.md.
+PASS_RUNS ?= 20
+pass-rates: $(PATCHED_OBJ)/$(BZ) $(NOSHRINK_OBJ)/$(BZ) $(INITRD)
+	@status=0; \
+	scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) qemu-shrink \
+		scripts/vm/qemu-test.sh tests/scenarios/shrink.conf || status=1; \
+	KUNIT_RUN=kunit-shrink KUNIT_FILTER='swiotlb_dynamic.swiotlb_test_shrink*' \
+		scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) kunit-shrink \
+		scripts/kunit/kunit-run.sh full || status=1; \
+	$(TIMELINE_ENV) scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) timeline \
+		scripts/bench/bench-timeline.sh $(B)/pass-rates/timeline-run || status=1; \
+	exit $$status
+
 # The cost of a lookup, and of a map and unmap, against the number of
 # pools: the KUnit benchmark case on SERIES=noscale and on the full series,
 # in one run (two KUnit kernels, built by scripts/kunit/kunit-run.sh, and
@@ -310,7 +329,8 @@ check-docs:
 # (45 s, mostly one core) runs beside the others, its output printed after
 # theirs.
 HARNESS_TESTS := test-classify test-kunit-results test-bench-check \
-	test-timeline-report test-check-docs test-scenario-checks test-pools-report
+	test-timeline-report test-check-docs test-scenario-checks test-pools-report \
+	test-pass-rate
 test-harness: $(BASE_SRC)/.extracted
 	@status=0; log=$$(mktemp); \
 	tests/harness/test-failure-paths.sh > $$log 2>&1 & fp=$$!; \

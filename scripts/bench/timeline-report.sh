@@ -8,7 +8,8 @@
 #
 # Writes OUTDIR/timeline.md (and prints it), OUTDIR/goals.txt (one line
 # "KERNEL VERDICT EXPECTED" per kernel) and OUTDIR/timeline.png, deleting
-# them first.  Exit status: EX_TESTFAIL when a goal was not tested (the
+# them first, and records timeline.trickle.KERNEL: PASS where the verdict
+# is the expected one (scripts/lib.sh's RESULTS_FILE).  Exit status: EX_TESTFAIL when a goal was not tested (the
 # spike did not grow the swiotlb beyond twice its boot size) or when
 # noshrink meets the trickle goal (the instrument cannot tell a shrinker
 # from none); EX_MISSING without gnuplot; else EX_OK.  The full series
@@ -115,6 +116,13 @@ cat "$out/timeline.md"
 # full's "missed" is a finding, printed above.
 goal_status=0
 while read -r k v want; do
+	# One line per kernel in RESULTS_FILE, for a count of passes over
+	# many runs (scripts/report/pass-rate.sh).
+	if [ "$v" = "$want" ]; then
+		record PASS "timeline.trickle.$k" "$v, as expected"
+	else
+		record FAIL "timeline.trickle.$k" "${v//_/ }, expected $want"
+	fi
 	if [ "$v" = not_tested ]; then
 		info "$k: the spike did not grow the swiotlb beyond twice its boot size: the trickle goal tested nothing"
 		goal_status=$EX_TESTFAIL

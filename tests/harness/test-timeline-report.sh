@@ -38,7 +38,7 @@ timeline_case() {
 	printf 'pools_grown=2\npools_freed=2\n' > "$d/raw/full/result.txt"
 	printf 'pools_grown=2\npools_freed=-1\n' > "$d/raw/noshrink/result.txt"
 	printf 'smp=2\ndate=2026-12-06\nversion=test\n' > "$d/meta.txt"
-	"$PROJECT_TOP/scripts/bench/timeline-report.sh" "$d" > "$d.out" 2>&1
+	RESULTS_FILE=$d.results "$PROJECT_TOP/scripts/bench/timeline-report.sh" "$d" > "$d.out" 2>&1
 	got=$?
 	verdict=$(awk '$1 == "full" { print $2 }' "$d/goals.txt" 2> /dev/null)
 	if [ "$got ${verdict:-none}" = "$want" ]; then
