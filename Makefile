@@ -363,7 +363,7 @@ kunit-nodyn: $(INITRD)
 	-@scripts/kunit/kunit-run.sh $(SERIES) n
 	@scripts/report/summarize.sh
 
-# The debug-kernel tests, first part: the KUnit suite and a verified fio load with a
+# The debug-kernel tests: the KUnit suite and a verified fio load with a
 # kmemleak scan on a debug kernel (configs/debug.config: KASAN, lockdep,
 # kmemleak, ...) built from the KUnit tree of the full series.  A fifth
 # kernel, so not in make test.
@@ -447,7 +447,7 @@ distclean:
 # The port checks (checkpatch, bisect builds, kernel-doc) live in their own file.
 -include scripts/checks/checks.mk
 
-# Debian configs and packages, first part: Debian's own configs (linux-config-6.1, amd64 and
+# Debian's own configs (linux-config-6.1, amd64 and
 # cloud-amd64) plus CONFIG_SWIOTLB_DYNAMIC=y; the objects the series touches
 # and the swiotlb's x86 callers build on the unpatched and the patched tree,
 # with no warning the unpatched tree lacks (scripts/checks/debian-config-check.sh).

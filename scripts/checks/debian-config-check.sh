@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Debian configs and packages, first part: the series builds with Debian's own kernel configs,
+# The series builds with Debian's own kernel configs,
 # with no warning that the unpatched tree does not also give.
 #
 # usage: scripts/checks/debian-config-check.sh FLAVOUR      (amd64 or cloud-amd64)

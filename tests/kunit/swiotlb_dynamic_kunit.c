@@ -2381,7 +2381,7 @@ static void swiotlb_test_misaligned_full_pool(struct kunit *test)
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 
 /*
- * Follow-up fix 3: a new pool of the default size (64 MiB unless swiotlb=
+ * Patch 0012: a new pool of the default size (64 MiB unless swiotlb=
  * says otherwise) is more than the buddy allocator serves in one piece.
  * v7 asks for it anyway, and __alloc_pages() warns (the harness flags the
  * WARNING); the fix caps the request at the largest order. Patch 0030
@@ -2657,7 +2657,7 @@ static void swiotlb_test_contig_fail_backs_off(struct kunit *test)
 }
 
 /*
- * Follow-up fix 5: a mapping larger than one segment fits no pool, so it
+ * Patch 0014: a mapping larger than one segment fits no pool, so it
  * must neither ask for a new pool nor make a transient one; one segment
  * still maps.
  */
@@ -2688,7 +2688,7 @@ static void swiotlb_test_hopeless_no_growth(struct kunit *test)
 }
 
 /*
- * Follow-up fix 4: pages for a new pool are checked against the physical
+ * Patch 0013: pages for a new pool are checked against the physical
  * limit before they are decrypted. A limit one page above 4 GiB lets the
  * first try come from ZONE_NORMAL, above it; the retry from ZONE_DMA32 fits.
  * v7 decrypts the first pages before it checks them, and frees them
@@ -2719,7 +2719,7 @@ static void swiotlb_test_decrypt_below_limit(struct kunit *test)
 }
 
 /*
- * Follow-up fix 4: when decryption fails, the pages may be partly
+ * Patch 0013: when decryption fails, the pages may be partly
  * decrypted; they are encrypted again before they are freed. v7 frees them
  * as they are.
  */
@@ -2768,7 +2768,7 @@ static void __init swiotlb_test_exit_stops_queued_grow(struct kunit *test)
 }
 
 /*
- * Follow-up fix 7: a transient pool is freed after a grace period, and
+ * Patch 0016: a transient pool is freed after a grace period, and
  * freeing encrypts its pages again, which may sleep on a confidential VM.
  * It must happen in process context. v7 frees the pool in its RCU
  * callback, in softirq context: this case fails there, and the seam's
@@ -3390,7 +3390,7 @@ static void swiotlb_test_shrink_unmap_race(struct kunit *test)
 
 #ifdef CONFIG_DMA_RESTRICTED_POOL
 /*
- * Follow-up fix 6: the first device attached to a restricted DMA pool (a
+ * Patch 0015: the first device attached to a restricted DMA pool (a
  * "restricted-dma-pool" reserved-memory node) sets up the pool's
  * allocator. With DYNAMIC=y, v7 links the pool on a list head it never
  * initialised, and oopses. x86 has no device tree to declare such a
