@@ -78,7 +78,7 @@ done
 	echo "cmdline=$CMDLINE"
 	echo "verdict=$verdict"
 	echo "buffer_full=$full"
-	for k in nslabs_boot nslabs_after nslabs_max used_max fio_status fio_errors write_kib read_kib; do
+	for k in nslabs_boot nslabs_after nslabs_max used_max hiwater fio_status fio_errors write_kib read_kib; do
 		echo "$k=$(val $k)"
 	done
 } > "$out/summary.txt"
