@@ -4,7 +4,7 @@
 # tree with `quilt push -a` (no fuzz, no rejects), and with `git am` on a
 # git-initialised copy.
 #
-# usage: scripts/checks/check-apply.sh [full|v7]
+# usage: scripts/checks/check-apply.sh [SERIES]
 #
 # Records two results, applies-quilt and applies-git-am.  Leaves the trees
 # for the other checks: $CHECKS_DIR/SERIES/quilt (the series pushed) and

@@ -4,7 +4,7 @@
 # no warning that the unpatched tree does not have, and vmlinux links at the
 # end.
 #
-# usage: scripts/checks/check-bisect.sh [full|v7]
+# usage: scripts/checks/check-bisect.sh [SERIES]
 #
 # Works in the git tree of scripts/checks/check-apply.sh: checks out the unpatched
 # base, then each patch's commit in turn, and rebuilds incrementally in two

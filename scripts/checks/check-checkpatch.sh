@@ -4,7 +4,7 @@
 # on any patch of the series, and exactly the warnings that the allow-list
 # records, no more and no fewer.
 #
-# usage: scripts/checks/check-checkpatch.sh [full|v7]
+# usage: scripts/checks/check-checkpatch.sh [SERIES]
 #
 # The allow-list ($CHECKPATCH_ALLOW, default patches/checkpatch-allow.txt)
 # has one line per allowed warning: PATCH TYPE COUNT REASON...  Only the

@@ -3,7 +3,7 @@
 # Port check "config coverage": the whole series builds, on x86_64, in each
 # config of configs/coverage/ (or the fragments named on the command line).
 #
-# usage: scripts/checks/check-coverage.sh [full|v7] [FRAGMENT...]
+# usage: scripts/checks/check-coverage.sh [SERIES] [FRAGMENT...]
 #
 # For each fragment: configure (scripts/kernel/kconfig.sh: every requested option
 # must survive olddefconfig, and a "# CONFIG_X is not set" line must name an

@@ -4,7 +4,7 @@
 # compile with Debian's cross compilers, with no warning that the unpatched
 # tree does not have.
 #
-# usage: scripts/checks/check-cross.sh [full|v7] [FRAGMENT...]
+# usage: scripts/checks/check-cross.sh [SERIES] [FRAGMENT...]
 #
 # One fragment per architecture in configs/cross/ (default: all).  Its header
 # names the architecture ("# arch:"), the compiler prefix ("# cross-compile:"),

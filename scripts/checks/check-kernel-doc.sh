@@ -3,7 +3,7 @@
 # Port check "kernel-doc": `scripts/kernel-doc -none` prints no warning on
 # the patched tree that it does not print on the unpatched tree.
 #
-# usage: scripts/checks/check-kernel-doc.sh [full|v7]
+# usage: scripts/checks/check-kernel-doc.sh [SERIES]
 #
 # Files: kernel/dma/swiotlb.c and include/linux/swiotlb.h (the port checks), and
 # every other .c or .h file the series changes.  Warnings are compared

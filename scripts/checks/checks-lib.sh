@@ -2,7 +2,9 @@
 # shellcheck shell=bash
 # Shared by the port checks (scripts/checks/check-*.sh, `make port-checks`):
 # where their trees live, how they run make, and how they compare warnings.
-# Source it after scripts/lib.sh.
+# Source it after scripts/lib.sh.  Each check takes SERIES, a cut of the
+# series (scripts/series/list-series.sh --cuts; default full), which
+# checks_series validates.
 #
 # Layout under $CHECKS_DIR (default build/checks):
 #   src/                the unpatched 6.1 tree (scripts/series/get-source.sh)
