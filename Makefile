@@ -155,10 +155,17 @@ $(BASE_SRC)/.extracted:
 
 # A changed series means a fresh tree and a fresh object directory: a patch
 # that was dropped leaves files with old timestamps that kbuild would trust.
+# Changed means other patches or other text in one (apply-series.sh
+# --is-applied), not a newer file: an edited comment in series keeps both.
 $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
-	rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)
-	scripts/series/get-source.sh $(PATCHED_SRC)
-	scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES)
+	@if scripts/series/apply-series.sh --is-applied $(PATCHED_SRC) $(SERIES); then \
+		echo "$(PATCHED_SRC:$(CURDIR)/%=%) has the $(SERIES) series already"; touch $@; \
+	else \
+		echo "rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)"; \
+		rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ) && \
+		scripts/series/get-source.sh $(PATCHED_SRC) && \
+		scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES); \
+	fi
 
 # --- configs: tinyconfig + fragments, checked after olddefconfig ---
 $(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kernel/kconfig.sh

@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
 #
-# usage: scripts/series/apply-series.sh TREE [full|v7|noperf|noscale]
+# usage: scripts/series/apply-series.sh [--is-applied] TREE [full|v7|noperf|noscale]
 #
+# --is-applied applies nothing: exit 0 if TREE has exactly that series
+# (the same patches, the same text), 1 if not (the Makefile's test for a
+# fresh tree: an edit of a comment in `series` keeps the trees and their
+# objects).
 # Each patch is tried with --dry-run first, so a patch that does not apply
 # leaves the tree as the previous patch left it.  A failure names the patch,
 # the file and the hunk, and exits with EX_PATCH.  The applied patches, by
@@ -14,9 +18,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [full|v7|noperf|noscale]"
+check=0
+[ "${1:-}" = --is-applied ] && check=1 && shift
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 [--is-applied] TREE [full|v7|noperf|noscale]"
 tree=$1
 which=${2:-full}
+[ "$check" = 1 ] && [ ! -f "$tree/.series-applied" ] && exit 1
 [ -f "$tree/Makefile" ] || die $EX_MISSING "$tree is not a kernel tree"
 command -v patch >/dev/null || die $EX_MISSING "patch not found (apt-get install patch)"
 
@@ -24,6 +31,10 @@ patches=$("$(dirname "$0")/list-series.sh" "$which")
 stamp="$tree/.series-applied"
 # shellcheck disable=SC2086 # patch paths have no spaces
 want=$(series_stamp $patches)
+if [ "$check" = 1 ]; then
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]
+	exit
+fi
 
 if [ -f "$stamp" ]; then
 	if [ "$(cat "$stamp")" = "$want" ]; then
