@@ -44,10 +44,12 @@ BASE_SRC := $(B)/src/base
 BASE_OBJ := $(B)/obj/base
 PATCHED_SRC := $(B)/src/$(SERIES)
 PATCHED_OBJ := $(B)/obj/$(SERIES)
-BASE_FRAGMENTS := configs/qemu-x86_64.config configs/kunit.config
-PATCHED_FRAGMENTS := $(BASE_FRAGMENTS) configs/swiotlb-dynamic.config
+# Each kernel's config fragments: configs/kernels.txt, the one list.
+fragments = $(or $(shell scripts/kernel/fragments.sh --relative $(1)),$(error no fragments for $(1) in configs/kernels.txt))
+BASE_FRAGMENTS := $(call fragments,base)
+PATCHED_FRAGMENTS := $(call fragments,patched)
 NOSHRINK_OBJ := $(B)/obj/$(SERIES)-noshrink
-NOSHRINK_FRAGMENTS := $(PATCHED_FRAGMENTS) configs/no-shrink.config
+NOSHRINK_FRAGMENTS := $(call fragments,noshrink)
 PATCHES := $(wildcard patches/*.patch)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
@@ -168,13 +170,13 @@ $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
 	fi
 
 # --- configs: tinyconfig + fragments, checked after olddefconfig ---
-$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) scripts/kernel/kconfig.sh
+$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
 	scripts/kernel/kconfig.sh --in-tree $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
 
-$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) scripts/kernel/kconfig.sh
+$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
 	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
 
-$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) scripts/kernel/kconfig.sh
+$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
 	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)

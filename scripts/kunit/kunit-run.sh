@@ -140,10 +140,11 @@ else
 		cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
 	rm -f "$features"
 
-	# The patched kernel's fragments, in its order (Makefile): the same
-	# .config, so ccache gives this kernel the patched kernel's objects.
-	frags=("$top/configs/qemu-x86_64.config" "$top/configs/kunit.config")
-	[ "$dyn" = y ] && frags+=("$top/configs/swiotlb-dynamic.config")
+	# The patched kernel's fragments, in its order (configs/kernels.txt):
+	# the same .config, so ccache gives this kernel the patched kernel's
+	# objects.
+	mapfile -t frags < <("$top/scripts/kernel/fragments.sh" "kunit-dyn$dyn")
+	[ "${#frags[@]}" -gt 0 ] || die $EX_CONFIG "no fragments for kunit-dyn$dyn (configs/kernels.txt)"
 	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
 	stamp=$obj/.fragments
 	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then

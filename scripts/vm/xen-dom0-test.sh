@@ -9,8 +9,8 @@
 # Xen: Debian's xen-hypervisor-4.17-amd64, fetched with apt-get download
 # and unpacked into build/xen/ (never installed on the host); its gzip'd
 # ELF is unpacked and booted with QEMU's multiboot loader, the dom0 kernel
-# and the initramfs as modules.  The dom0 kernel: configs/qemu-x86_64.config,
-# swiotlb-dynamic.config and xen-dom0-boot.config, in build/obj/xen-SERIES.
+# and the initramfs as modules.  The dom0 kernel: the fragments of xen-dom0
+# in configs/kernels.txt, in build/obj/xen-SERIES.
 # QEMU: -machine pc (its IDE controller is PIIX), -cpu max without SMAP
 # (QEMU 7.2's TCG reads IRET's stack frame as a supervisor access, which
 # SMAP forbids for a PV kernel in ring 3: dom0 dies in its first
@@ -48,8 +48,9 @@ fi
 
 "$top/scripts/series/get-source.sh" "$tree" || exit
 "$top/scripts/series/apply-series.sh" "$tree" "$series" || exit
-"$top/scripts/kernel/kconfig.sh" --in-tree "$tree" "$obj" "$top/configs/qemu-x86_64.config" \
-	"$top/configs/swiotlb-dynamic.config" "$top/configs/xen-dom0-boot.config" || exit
+mapfile -t frags < <("$top/scripts/kernel/fragments.sh" xen-dom0)
+[ "${#frags[@]}" -gt 0 ] || die $EX_CONFIG "no fragments for xen-dom0 (configs/kernels.txt)"
+"$top/scripts/kernel/kconfig.sh" --in-tree "$tree" "$obj" "${frags[@]}" || exit
 "$top/scripts/kernel/build-kernel.sh" "$tree" "$obj" || exit
 [ -f "$initrd" ] || "$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree" || exit
 
