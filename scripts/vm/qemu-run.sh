@@ -24,6 +24,8 @@
 # Environment:
 #   QEMU           the emulator (default qemu-system-x86_64)
 #   QEMU_MACHINE   its machine type (default q35; make bench SMP=N uses pc)
+#   ACCEL          tcg (default) or kvm, where /dev/kvm works; the timeouts
+#                  are set for TCG, and -icount needs it (EX_USAGE with kvm)
 #   BOOT_TIMEOUT   s from start until the guest init prints its marker (60)
 #   TEST_TIMEOUT   s from that marker until the result (300)
 #   CRASH_GRACE    s to keep running after a crash report, for the rest of
@@ -68,6 +70,16 @@ command -v "$qemu" >/dev/null ||
 	die $EX_MISSING "$qemu not found (apt-get install qemu-system-x86)"
 [ -f "$kernel" ] || die $EX_MISSING "no kernel image $kernel"
 [ -f "$initrd" ] || die $EX_MISSING "no initramfs $initrd"
+accel=${ACCEL:-tcg}
+case "$accel" in
+tcg) ;;
+kvm)
+	[ -w /dev/kvm ] || die $EX_MISSING "ACCEL=kvm, but /dev/kvm is missing or not writable"
+	[[ " ${extra[*]} " != *" -icount "* ]] ||
+		die $EX_USAGE "-icount needs TCG: ACCEL=kvm cannot run it (unset ACCEL)"
+	;;
+*) die $EX_USAGE "ACCEL must be tcg or kvm, not '$accel'" ;;
+esac
 
 mkdir -p "$outdir"
 log=$outdir/console.log
@@ -114,7 +126,7 @@ else
 		die $EX_MISSING "cannot create the monitor FIFOs in $outdir"
 	console=(-chardev "file,id=con,path=$log" -monitor "pipe:$outdir/monitor")
 fi
-cmd=("$qemu" -accel tcg -machine "${QEMU_MACHINE:-q35}" -smp "$smp" -m "$mem"
+cmd=("$qemu" -accel "$accel" -machine "${QEMU_MACHINE:-q35}" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	"${console[@]}" -serial chardev:con

@@ -39,6 +39,17 @@ rm -f "$tmp"/bin/qemu-system-*
 expect qemu-missing $EX_MISSING "qemu-system-x86_64 not found" \
 	env PATH="$tmp/bin" "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
 
+# An accelerator that is neither tcg nor kvm; kvm with -icount.
+expect accel-bogus $EX_USAGE "ACCEL must be tcg or kvm" \
+	env ACCEL=bogus "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
+if [ -w /dev/kvm ]; then
+	expect accel-kvm-icount $EX_USAGE "-icount needs TCG" \
+		env ACCEL=kvm "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run" -x -icount
+else
+	expect accel-kvm-missing $EX_MISSING "/dev/kvm is missing" \
+		env ACCEL=kvm "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
+fi
+
 # No room for the disk image.
 expect disk $EX_DISK "disk image" \
 	env SHM_DIR="$tmp/nonexistent" "$s/vm/qemu-run.sh" -k "$tmp/bzImage" \
