@@ -105,8 +105,8 @@ need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev xz-util
 cc=$(kernel_cc)
 hostcc=$cc
 
-# dmake TREE OBJDIR ARGS...: make out of tree, at the lowest priority.
-dmake() {
+# objmake TREE OBJDIR ARGS...: make out of tree, at the lowest priority.
+objmake() {
 	local tree=$1 obj=$2
 	shift 2
 	run nice -n 19 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$hostcc" \
@@ -150,7 +150,7 @@ configure() {
 	xzcat "$debcfg" > "$obj/debian.config"
 	debian_config_local "$debcfg" "$tmp/.config" "$side"
 	[ "$side" = base ] || echo CONFIG_SWIOTLB_DYNAMIC=y >> "$tmp/.config"
-	if ! dmake "$tree" "$tmp" olddefconfig > "$tmp/olddefconfig.log" 2>&1; then
+	if ! objmake "$tree" "$tmp" olddefconfig > "$tmp/olddefconfig.log" 2>&1; then
 		cat "$tmp/olddefconfig.log" >&2
 		problems+=("olddefconfig failed")
 		rm -rf "$tmp"
@@ -247,7 +247,7 @@ build() {
 	# (../../src/full/...), which warnings_of does not strip.
 	rel=$(realpath --relative-to="$obj" "$tree" | sed 's/[.[\*^$|]/\\&/g')
 	info "$flavour, $side: building ${targets[*]} (log: $log)"
-	if ! dmake "$tree" "$obj" -k "${targets[@]}" > "$log" 2>&1; then
+	if ! objmake "$tree" "$obj" -k "${targets[@]}" > "$log" 2>&1; then
 		grep -E ': error: |Error [0-9]' "$log" | sed -e "s|$tree/||g" -e "s|^$rel/||" | head -20 >&2 || true
 		record FAIL "$name" "$side tree ($flavour config) does not build: $(grep -m1 -E ': error: |Error [0-9]' "$log" | sed -e "s|$tree/||g" -e "s|^$rel/||" | cut -c1-200 || true)"
 		exit $EX_BUILD

@@ -52,7 +52,8 @@ need_tools "apt-get install build-essential flex bison bc libelf-dev libssl-dev 
 	gcc make flex bison bc xzcat dpkg-buildpackage dpkg-deb fakeroot rsync cpio kmod openssl
 cc=$(kernel_cc)
 
-dmake() {
+# kmake ARGS...: make in the patched tree, out of tree, for the packages.
+kmake() {
 	run nice -n 10 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
 		LOCALVERSION= -j"$jobs" "$@"
 }
@@ -73,7 +74,7 @@ EOF
 # Only a changed config goes in, so that an unchanged one rebuilds nothing.
 if ! cmp -s "$cfg" "$obj/.config.deb-wanted"; then
 	cp "$cfg" "$obj/.config"
-	dmake olddefconfig > "$obj/olddefconfig.log" 2>&1 ||
+	kmake olddefconfig > "$obj/olddefconfig.log" 2>&1 ||
 		{ cat "$obj/olddefconfig.log" >&2; die $EX_CONFIG "olddefconfig failed"; }
 	cp "$cfg" "$obj/.config.deb-wanted"
 fi
@@ -100,7 +101,7 @@ clean_parent() {
 clean_parent
 start=$SECONDS
 info "$flavour: building $release (log: $out/build.log; about an hour on 2 cores)"
-if ! dmake KDEB_CHANGELOG_DIST=bookworm DEBEMAIL="dynamic-swiotlb <nobody@localhost>" \
+if ! kmake KDEB_CHANGELOG_DIST=bookworm DEBEMAIL="dynamic-swiotlb <nobody@localhost>" \
 	bindeb-pkg > "$out/build.log" 2>&1; then
 	grep -E ': error: |Error [0-9]|dpkg-[a-z]*: error' "$out/build.log" | head -20 >&2 || true
 	die $EX_BUILD "bindeb-pkg failed after $((SECONDS - start)) s (log: $out/build.log)"
