@@ -100,7 +100,7 @@ help:
 	@echo "  make bench-timeline   the swiotlb second by second through spike, idle, trickle, pressure, spike:"
 	@echo "                        full series vs. without CONFIG_SWIOTLB_SHRINK, table and chart (2 VMs)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
-	@echo "  make pass-rates       qemu-shrink, the KUnit shrinker cases and the timeline, PASS_RUNS=$(PASS_RUNS)"
+	@echo "  make pass-rates       qemu-shrink, the KUnit shrinker cases and the timeline (PASS_TESTS), PASS_RUNS=$(PASS_RUNS)"
 	@echo "                        runs each: how often each check passes, in $(B:$(CURDIR)/%=%)/pass-rates/ (~1 h)"
 	@echo "  make bench-smoke      one short run of the small workload on each kernel; checks the report's shape (~1.5 min)"
 	@echo "  make deb              linux-image and linux-headers .debs of Debian's $(DEB_FLAVOUR) config with the"
@@ -271,17 +271,20 @@ bench-perf: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 # pass: qemu-shrink, the KUnit shrinker cases (swiotlb_test_shrink_*) and
 # the timeline, PASS_RUNS runs each, one after another
 # (scripts/report/pass-rate.sh), into $(B)/pass-rates/NAME.md.
+# PASS_TESTS picks some of the three.
 PASS_RUNS ?= 20
+PASS_TESTS ?= qemu-shrink kunit-shrink timeline
 pass-rates: $(PATCHED_OBJ)/$(BZ) $(NOSHRINK_OBJ)/$(BZ) $(INITRD)
-	@status=0; \
-	scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) qemu-shrink \
-		scripts/vm/qemu-test.sh tests/scenarios/shrink.conf || status=1; \
-	KUNIT_RUN=kunit-shrink KUNIT_FILTER='swiotlb_dynamic.swiotlb_test_shrink*' \
-		scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) kunit-shrink \
-		scripts/kunit/kunit-run.sh full || status=1; \
-	$(TIMELINE_ENV) scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) timeline \
-		scripts/bench/bench-timeline.sh $(B)/pass-rates/timeline-run || status=1; \
-	exit $$status
+	@status=0; for t in $(PASS_TESTS); do \
+		case $$t in \
+		qemu-shrink) set -- scripts/vm/qemu-test.sh tests/scenarios/shrink.conf ;; \
+		kunit-shrink) set -- env KUNIT_RUN=kunit-shrink KUNIT_FILTER='swiotlb_dynamic.swiotlb_test_shrink*' \
+			scripts/kunit/kunit-run.sh full ;; \
+		timeline) set -- env $(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(B)/pass-rates/timeline-run ;; \
+		*) echo "PASS_TESTS: no test '$$t' (qemu-shrink, kunit-shrink or timeline)" >&2; exit 2 ;; \
+		esac; \
+		scripts/report/pass-rate.sh $(B)/pass-rates $(PASS_RUNS) $$t "$$@" || status=1; \
+	done; exit $$status
 
 # The cost of a lookup, and of a map and unmap, against the number of
 # pools: the KUnit benchmark case on SERIES=noscale and on the full series,
