@@ -94,9 +94,10 @@ static unsigned long swiotlb_kunit_totalhigh_pages(void);
 #define totalhigh_pages() \
 	swiotlb_kunit_totalhigh_pages()
 
-static DEFINE_STATIC_KEY_FALSE(swiotlb_kunit_walk_on);
-static const struct list_head *swiotlb_kunit_walk_list;
-static unsigned long swiotlb_kunit_walk_steps;
+/* unused where swiotlb.c walks no list (CONFIG_SWIOTLB_DYNAMIC=n) */
+static __maybe_unused DEFINE_STATIC_KEY_FALSE(swiotlb_kunit_walk_on);
+static const struct list_head *swiotlb_kunit_walk_list __maybe_unused;
+static unsigned long swiotlb_kunit_walk_steps __maybe_unused;
 
 static inline bool swiotlb_kunit_walk_step(const struct list_head *head)
 {
