@@ -12,9 +12,9 @@
 #   growing   the patched kernel, swiotlb=512,force: a 1 MiB pool that grows
 # and:
 #   control   CONTROL=1 (the default): the base kernel booted again with
-#             base's parameters, run after the others in each round; its
-#             paired interval against base must contain 0, or the run is
-#             too noisy to judge anything (bench-report.sh)
+#             base's parameters; its paired interval against base must
+#             contain 0, or the run is too noisy to judge anything
+#             (bench-report.sh)
 #   noshrink  with BZIMAGE_noshrink: the full series without
 #             CONFIG_SWIOTLB_SHRINK, as growing (cmdline and spike); the
 #             control of the reclaim goal, which it must miss
@@ -122,7 +122,7 @@ for w in $workloads; do
 		die $EX_USAGE "no job file tests/fio/bench-$w.fio for workload '$w'"
 done
 
-# kernels: the slots in the order they run in a round; sized runs last.
+# kernels: the slots, in the order of the first round; sized runs last.
 kernels=(base default growing)
 declare -A bz=([base]=$bz_base [default]=$bz_default [growing]=$bz_growing [sized]=$bz_base [control]=$bz_base)
 declare -A cmdline=([base]=${BASE_CMDLINE:-swiotlb=force} [default]=${DEFAULT_CMDLINE:-swiotlb=force} [growing]=${GROWING_CMDLINE:-swiotlb=512,force})
@@ -224,13 +224,18 @@ fio_vm() {
 	vm "$1" "$1-$2-$3" "$label" -t bench-fio -a "bench-$2.fio,$runtime$(spike_arg "$1")" -d virtio
 }
 
+# The slots run in an order that rotates from round to round (sized,
+# whose size the first round sets, after them): in a fixed order a drift
+# within each round reads as a difference between the slots.
+mapfile -t order < <(printf '%s\n' "${kernels[@]}" | grep -vx sized)
 first_run=$((1 - warmup))
 for ((i = first_run; i <= runs; i++)); do
 	for w in $workloads; do
-		for k in "${kernels[@]}"; do
-			[ "$k" = sized ] || fio_vm "$k" "$w" "$i"
+		for k in "${order[@]}"; do
+			fio_vm "$k" "$w" "$i"
 		done
 	done
+	order=("${order[@]:1}" "${order[0]}")
 	[ "$sized" = 1 ] || continue
 	if [ "$i" = "$first_run" ]; then
 		n=$(sized_nslabs hiwater)
