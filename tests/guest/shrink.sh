@@ -5,7 +5,8 @@
 #   spike1  fio verify JOB: the swiotlb grows
 #   shrink  2 s later (the pools are idle), echo 2 > drop_caches runs the
 #           shrinkers: the swiotlb is back to its boot size
-#   spike2  JOB again: it grows again
+#   spike2  JOB again: it grows again (run again, up to 4 runs, until the
+#           swiotlb holds 4x its boot size; spike2.runs)
 #   trickle with io_tlb_shrink_delay_ms back at 5000 and one 4 KiB direct
 #           write every 0.5 s still going on, drop_caches every second
 #           for up to 30 s, until io_tlb_nslabs is at most twice the boot
@@ -50,7 +51,19 @@ report pools_after_shrink "$(swiotlb_read io_tlb_pools)"
 report memfree_after_shrink "$(memfree)"
 
 echo "harness: step spike2"
-REPORT_PREFIX=spike2. /tests/fio-verify.sh "$job" || status=1
+# The trickle below judges the shrinker only after a spike that grew the
+# swiotlb to at least 4x its boot size (checks.sh: trickle): a spike that
+# grew less is run again, up to 4 runs in all, so that chance does not
+# decide the check (spike2.runs).
+runs=0
+while :; do
+	runs=$((runs + 1))
+	REPORT_PREFIX=spike2. /tests/fio-verify.sh "$job" || status=1
+	if [ "$(swiotlb_read io_tlb_nslabs)" -ge $((4 * boot)) ] || [ "$runs" -ge 4 ]; then
+		break
+	fi
+done
+report spike2.runs "$runs"
 report pools_grown "$(swiotlb_read io_tlb_pools_grown)"
 report pools_freed "$(swiotlb_read io_tlb_pools_freed)"
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
