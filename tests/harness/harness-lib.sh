@@ -9,3 +9,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2034 # the test that sources this sets and reads it
 status=0
+
+# expect_report NAME WANT GOT OUT: a report's crafted case, whose exit
+# status and verdict ("STATUS VERDICT") GOT must equal WANT; OUT is its
+# output, whose last line a failure shows.  Records NAME.
+expect_report() {
+	if [ "$3" = "$2" ]; then
+		record PASS "$1" "exit ${3% *}, verdict ${3#* }"
+	else
+		record FAIL "$1" "want '$2', got '$3': $(tail -n 1 "$4")"
+		status=1
+	fi
+}

@@ -57,12 +57,7 @@ report_case() {
 	# Without gnuplot the report ends with EX_MISSING: not the point here.
 	[ "$got" -ne "$EX_MISSING" ] || got=0
 	verdict=$(awk '$1 == "full" && $2 == "map_unmap_hint_ps" { print $3 }' "$d/goals.txt" 2> /dev/null)
-	if [ "$got ${verdict:-none}" = "$want" ]; then
-		record PASS "harness.pools-report.$name" "exit $got, full map+unmap: ${verdict:-none}"
-	else
-		record FAIL "harness.pools-report.$name" "want '$want', got '$got ${verdict:-none}': $(tail -n 1 "$d.out")"
-		status=1
-	fi
+	expect_report "harness.pools-report.$name" "$want" "$got ${verdict:-none}" "$d.out"
 }
 
 report_case flat "0 met" 10 1.00 0.005 none

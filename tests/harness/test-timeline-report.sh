@@ -41,12 +41,7 @@ timeline_case() {
 	RESULTS_FILE=$d.results "$PROJECT_TOP/scripts/bench/timeline-report.sh" "$d" > "$d.out" 2>&1
 	got=$?
 	verdict=$(awk '$1 == "full" { print $2 }' "$d/goals.txt" 2> /dev/null)
-	if [ "$got ${verdict:-none}" = "$want" ]; then
-		record PASS "harness.timeline-report.$name" "exit $got, full: $verdict"
-	else
-		record FAIL "harness.timeline-report.$name" "want '$want', got '$got ${verdict:-none}': $(tail -n 1 "$d.out")"
-		status=1
-	fi
+	expect_report "harness.timeline-report.$name" "$want" "$got ${verdict:-none}" "$d.out"
 }
 
 timeline_case sound "0 met" 2048 512 2048 2048
