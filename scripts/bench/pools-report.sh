@@ -66,15 +66,20 @@ done | jq -s '.' > "$out/ratios.json"
 # grows with the logarithm of the count; a map with a stale hint walks
 # every pool (the steps say so).
 goals="find_default_ps find_nobounce_ps map_unmap_hint_ps"
-jq -r --arg goals "$goals" '
-	def verdict: if .high == null then "not_resolvable"
+# The one place a verdict is decided: it goes into ratios.json, which
+# goals.txt and pools.md read.
+jq --arg goals "$goals" '
+	def verdict: if .high == null then "not resolvable"
 		elif .high <= 1.10 then "met" elif .low > 1.10 then "missed"
-		else "not_resolvable" end;
-	.[] | select(.metric | IN($goals | splits(" "))) |
-	. as $r | (.kernels[] | select(.label == "256")) as $k |
-	"\($r.series) \($r.metric) \($k | verdict)"' "$out/ratios.json" > "$out/goals.txt"
+		else "not resolvable" end;
+	map(if .metric | IN($goals | splits(" ")) then
+		.kernels |= map(if .label == "256" then . + {verdict: verdict} else . end)
+	    else . end)' "$out/ratios.json" > "$out/ratios.json.new"
+mv "$out/ratios.json.new" "$out/ratios.json"
+jq -r '.[] | . as $r | .kernels[] | select(has("verdict")) |
+	"\($r.series) \($r.metric) \(.verdict | gsub(" "; "_"))"' "$out/ratios.json" > "$out/goals.txt"
 
-jq -r --slurpfile ratios "$out/ratios.json" --arg goals "$goals" '
+jq -r --slurpfile ratios "$out/ratios.json" '
 	. as $all | $ratios[0] as $rs |
 	def r($s; $m): first($rs[] | select(.series == $s and .metric == $m));
 	def med($s; $m; $n): r($s; $m) as $r |
@@ -84,12 +89,9 @@ jq -r --slurpfile ratios "$out/ratios.json" --arg goals "$goals" '
 	def pct: (. - 1) * 100 | (. * 10 | round) / 10 |
 		if . == 0 then "±0 %" elif . > 0 then "+\(.) %" else "\(.) %" end;
 	def k256($s; $m): first(r($s; $m).kernels[] | select(.label == "256"));
-	def verdict: if .high == null then "not resolvable"
-		elif .high <= 1.10 then "met" elif .low > 1.10 then "missed"
-		else "not resolvable" end;
 	def cmp($s; $m): k256($s; $m) |
 		"\(.ratio | pct) (\(.low | pct) .. \(.high | pct))" +
-		(if $m | IN($goals | splits(" ")) then ", \(verdict)" else "" end);
+		(if has("verdict") then ", \(.verdict)" else "" end);
 	def cell($n; $m): "\(med("noscale"; $m; $n) | ns) / \(med("full"; $m; $n) | ns)";
 	def steps($s; $n): first($all[] | select(.series == $s and .pools == ($n | tonumber) and has("steps_map_stale")));
 	(r("full"; "find_default_ps").rounds) as $rounds |
