@@ -8,7 +8,8 @@
 #
 # Boots the KUnit kernel of SERIES=noscale (every patch above "# Scale")
 # and of the full series with only the cases swiotlb_test_bench_*
-# (tests/kunit/swiotlb_dynamic_kunit.c), under "-icount shift=2,sleep=off"
+# (tests/kunit/swiotlb_kunit_bench.c, and bench_hint in
+# swiotlb_kunit_hint.c), under "-icount shift=2,sleep=off"
 # on one vCPU, where the guest clock counts instructions (4 ns each).
 # swiotlb_test_bench_pools holds allocators of 1, 16, 64 and 256 pools,
 # every pool full but the one the slot search reaches last, and measures

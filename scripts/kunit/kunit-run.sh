@@ -8,7 +8,8 @@
 #           scripts/series/list-series.sh --cuts lists them)
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
-# The suite lives in tests/kunit/swiotlb_dynamic_kunit.c.  The test-only
+# The suite is tests/kunit/swiotlb_dynamic_kunit.c and the files it
+# includes, one per topic (tests/kunit/swiotlb_kunit_*.c).  The test-only
 # hook tests/kunit/swiotlb-kunit-hook.patch (an #include of the test seam
 # tests/kunit/swiotlb_dynamic_kunit.h near the top of kernel/dma/swiotlb.c
 # and one of the suite at its end, both under CONFIG_KUNIT) is applied after
@@ -98,10 +99,17 @@ else
 			die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
 		cp "$hook" "$tree/.kunit-hook"
 	fi
-	# Copy the suite only when it changed, so that make rebuilds only then.
-	for f in swiotlb_dynamic_kunit.c swiotlb_dynamic_kunit.h; do
-		cmp -s "$top/tests/kunit/$f" "$tree/kernel/dma/$f" ||
-			cp "$top/tests/kunit/$f" "$tree/kernel/dma/"
+	# Copy the suite (every .c and .h of tests/kunit/) file by file, each
+	# only when it changed, so that make rebuilds only then; and take out
+	# the copy of a topic file that tests/kunit/ no longer has (renamed or
+	# merged), so that no stale one stays in the tree.
+	for f in "$top"/tests/kunit/*.c "$top"/tests/kunit/*.h; do
+		cmp -s "$f" "$tree/kernel/dma/${f##*/}" ||
+			cp "$f" "$tree/kernel/dma/"
+	done
+	for f in "$tree"/kernel/dma/swiotlb_kunit_*.c; do
+		[ -e "$f" ] || continue
+		[ -f "$top/tests/kunit/${f##*/}" ] || rm -f "$f"
 	done
 	# What the series in the tree offers, for the cases that need more than
 	# v7 has: one macro per patch, defined where the tree has a name that
