@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Make the source tree of a KUnit kernel: the series, the test-only hook
+# and the suite, and the header of what the cut offers.
+#
+# usage: scripts/kunit/kunit-tree.sh TREE [SERIES]
+#   TREE    e.g. build/src/kunit-full; extracted when missing, extracted
+#           again when it holds another version of the series
+#   SERIES  the cut (default full; scripts/series/list-series.sh --cuts)
+#
+# In order:
+#   - the tree: scripts/series/get-source.sh and apply-series.sh, as the
+#     Makefile makes build/src/full, with the same stamp (.series-applied);
+#   - the hook tests/kunit/swiotlb-kunit-hook.patch (an #include of the
+#     seam swiotlb_dynamic_kunit.h near the top of kernel/dma/swiotlb.c and
+#     of the suite at its end, both under CONFIG_KUNIT); the tree keeps a
+#     copy in .kunit-hook, so that a changed hook replaces the old one;
+#   - the suite: every .c and .h of tests/kunit/ into kernel/dma/, each
+#     only when it changed (so that make rebuilds only then), and no copy
+#     of a topic file that tests/kunit/ no longer has;
+#   - kernel/dma/swiotlb_kunit_features.h: a macro for each line of
+#     tests/kunit/features.txt whose name the tree has.
+# The shipped series never contains the hook.  Exit status: EX_OK,
+# EX_PATCH (the series or the hook does not apply), EX_TESTFAIL (a patch
+# of the cut lacks the name that detects it), or get-source.sh's.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [SERIES]"
+tree=$1 series=${2:-full}
+need_cut "$series"
+top=$PROJECT_TOP
+kunit=$top/tests/kunit
+
+# A tree patched with another version of the series starts over.
+if [ -f "$tree/.series-applied" ] &&
+	! "$top/scripts/series/apply-series.sh" --is-applied "$tree" "$series"; then
+	info "the series changed since $tree was patched: extracting it again"
+	rm -rf "$tree"
+fi
+"$top/scripts/series/get-source.sh" "$tree"
+"$top/scripts/series/apply-series.sh" "$tree" "$series"
+
+hook=$kunit/swiotlb-kunit-hook.patch
+if ! cmp -s "$hook" "$tree/.kunit-hook"; then
+	if [ -f "$tree/.kunit-hook" ]; then
+		patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
+			< "$tree/.kunit-hook" ||
+			die $EX_PATCH "cannot take the old KUnit hook out of $tree (make distclean)"
+		rm -f "$tree/.kunit-hook"
+	fi
+	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
+		die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
+	cp "$hook" "$tree/.kunit-hook"
+fi
+
+for f in "$kunit"/*.c "$kunit"/*.h; do
+	cmp -s "$f" "$tree/kernel/dma/${f##*/}" || cp "$f" "$tree/kernel/dma/"
+done
+for f in "$tree"/kernel/dma/swiotlb_kunit_*.c; do
+	[ -e "$f" ] || continue
+	[ -f "$kunit/${f##*/}" ] || rm -f "$f"
+done
+
+features=$(mktemp)
+trap 'rm -f "$features"' EXIT
+cut_patches=$("$top/scripts/series/list-series.sh" "$series" | sed 's|.*/||; s|-.*||')
+while read -r macro file name patch _; do
+	case "$macro" in '' | '#'*) continue ;; esac
+	[ -n "$patch" ] || die $EX_USAGE "tests/kunit/features.txt: '$macro' has no patch"
+	if grep -q "$name" "$tree/$file"; then
+		echo "#define $macro 1"
+	elif grep -qx "$patch" <<< "$cut_patches"; then
+		die $EX_TESTFAIL "feature detection: $name is not in $file, though patch $patch is in SERIES=$series ($macro)"
+	fi
+done < "$kunit/features.txt" > "$features"
+cmp -s "$features" "$tree/kernel/dma/swiotlb_kunit_features.h" ||
+	cp "$features" "$tree/kernel/dma/swiotlb_kunit_features.h"
