@@ -51,6 +51,23 @@ PATCHED_FRAGMENTS := $(call fragments,patched)
 NOSHRINK_OBJ := $(B)/obj/$(SERIES)-noshrink
 NOSHRINK_FRAGMENTS := $(call fragments,noshrink)
 PATCHES := $(wildcard patches/*.patch)
+# The KUnit kernel: the series, the test-only hook and the suite of
+# tests/kunit/ in a tree of its own (scripts/kunit/kunit-tree.sh), the
+# patched kernel's fragments (DYN=n: without CONFIG_SWIOTLB_DYNAMIC), and
+# configs/debug.config with KUNIT_DEBUG=1.
+DYN ?= y
+KUNIT_DEBUG ?= 0
+ifeq ($(filter y n,$(DYN)),)
+$(error DYN must be y or n, not '$(DYN)')
+endif
+ifeq ($(filter 0 1,$(KUNIT_DEBUG)),)
+$(error KUNIT_DEBUG must be 0 or 1, not '$(KUNIT_DEBUG)')
+endif
+# $(call kunit_obj,SERIES,DYN,KUNIT_DEBUG): its object directory.
+kunit_obj = $(B)/obj/kunit-$(1)-dyn$(2)$(if $(filter 1,$(3)),-debug)
+KUNIT_SRC := $(B)/src/kunit-$(SERIES)
+KUNIT_OBJ := $(call kunit_obj,$(SERIES),$(DYN),$(KUNIT_DEBUG))
+KUNIT_FRAGMENTS := $(call fragments,kunit-dyn$(DYN)) $(if $(filter 1,$(KUNIT_DEBUG)),configs/debug.config)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
 export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
@@ -64,7 +81,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
-	kernels kernel-base kernel-patched initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
+	kernels kernel-base kernel-patched kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -115,7 +132,8 @@ help:
 	@echo "  make check-licence    every script and source file carries the SPDX line of LICENSE"
 	@echo "  make check-docs       README and docs/DESIGN.md agree with the code (cases, scenarios, patches, cuts)"
 	@echo "  make test-harness-vm  guest panic, hang and test failure on the base kernel"
-	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (scripts/kunit/kunit-run.sh)"
+	@echo "  make kunit            the KUnit suite of tests/kunit on its own kernel (DYN=n: without SWIOTLB_DYNAMIC)"
+	@echo "  make kunit-kernel     build that kernel only (scripts/kunit/kunit-tree.sh, kconfig.sh, build-kernel.sh)"
 	@echo "  make kunit-preempt    the KUnit suite again, booted with preempt=full (in make test)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
@@ -145,11 +163,17 @@ help:
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
 	@echo "                     and 120 for test-livelock-base)"
 	@echo "  JOBS=$(JOBS)   make -j for kernel builds"
+	@echo "  DYN=$(DYN) KUNIT_DEBUG=$(KUNIT_DEBUG)   the KUnit kernel: CONFIG_SWIOTLB_DYNAMIC, configs/debug.config"
 	@echo "  KERNEL=$(KERNEL) CMDLINE='$(CMDLINE)'   for qemu-shell and config-show"
 	@echo "  LINUX_TARBALL   kernel source tarball (default /usr/src/linux-source-6.1.tar.xz)"
 	@echo "  RUNS=$(RUNS) RUNTIME=$(RUNTIME)   make bench: counted runs, s of guest time per run"
 	@echo "  BENCH_OUT=$(BENCH_OUT:$(CURDIR)/%=%)   where make bench writes bench.md, bench.json, bench.png"
 	@echo "  RESULTS_FILE=$(RESULTS_FILE:$(CURDIR)/%=%)"
+
+# make -s print-VAR prints VAR: the paths the Makefile owns, for the
+# scripts that need one (scripts/kunit/kunit-run.sh).
+print-%:
+	@echo '$($*)'
 
 # --- kernel trees: extracted from Debian's tarball, never in git ---
 $(BASE_SRC)/.extracted:
@@ -195,9 +219,22 @@ $(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
 	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
 	touch $@
 
+# The KUnit kernel's tree, config and kernel, built as the others are.
+$(KUNIT_SRC)/.kunit-tree: series $(PATCHES) $(wildcard tests/kunit/*) scripts/kunit/kunit-tree.sh scripts/series/apply-series.sh
+	scripts/kunit/kunit-tree.sh $(KUNIT_SRC) $(SERIES)
+	touch $@
+
+$(KUNIT_OBJ)/.config: $(KUNIT_SRC)/.kunit-tree $(KUNIT_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(KUNIT_SRC) $(KUNIT_OBJ) $(KUNIT_FRAGMENTS)
+
+$(KUNIT_OBJ)/$(BZ): $(KUNIT_OBJ)/.config
+	scripts/kernel/build-kernel.sh $(KUNIT_SRC) $(KUNIT_OBJ)
+	touch $@
+
 kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
+kunit-kernel: $(KUNIT_OBJ)/$(BZ)
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
 $(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/vm/mk-initramfs.sh
@@ -355,31 +392,32 @@ test-harness: $(BASE_SRC)/.extracted
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh
 
-# The KUnit suite (tests/kunit/, scripts/kunit/kunit-run.sh): a third kernel.
-kunit: $(INITRD)
-	scripts/kunit/kunit-run.sh $(SERIES)
+# The KUnit suite (tests/kunit/): a third kernel, built by the rules
+# above; scripts/kunit/kunit-run.sh boots it and parses its results.
+kunit: $(KUNIT_OBJ)/$(BZ) $(INITRD)
+	KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh $(SERIES) $(DYN)
 
 # The same suite booted with preempt=full (the kernels are PREEMPT_DYNAMIC,
 # as Debian's amd64 is): an unlock is a preemption point and a grace
 # period may end there.  Results kunit-preempt-full.CASE, and .preempt for
 # the mode the kernel reported.  make test boots the kernel of its kunit
 # stage again (KUNIT_BOOT_ONLY=1).
-kunit-preempt: $(INITRD)
-	KUNIT_RUN=kunit-preempt-full KUNIT_PREEMPT=full scripts/kunit/kunit-run.sh $(SERIES)
+kunit-preempt: $(KUNIT_OBJ)/$(BZ) $(INITRD)
+	KUNIT_BOOT_ONLY=1 KUNIT_RUN=kunit-preempt-full KUNIT_PREEMPT=full scripts/kunit/kunit-run.sh $(SERIES) $(DYN)
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the
 # dynamic-only and shrinker cases skip with their reason.
 kunit-nodyn: $(INITRD)
 	@rm -f $(RESULTS_FILE)
-	-@scripts/kunit/kunit-run.sh $(SERIES) n
+	-@$(MAKE) --no-print-directory DYN=n kunit
 	@scripts/report/summarize.sh
 
 # The debug-kernel tests: the KUnit suite and a verified fio load with a
 # kmemleak scan on a debug kernel (configs/debug.config: KASAN, lockdep,
 # kmemleak, ...) built from the KUnit tree of the full series.  A fifth
 # kernel, so not in make test.
-DEBUG_BZ := $(B)/obj/kunit-full-dyny-debug/$(BZ)
+DEBUG_BZ := $(call kunit_obj,full,y,1)/$(BZ)
 test-debug: $(INITRD)
 	@rm -f $(RESULTS_FILE)
 	-@KUNIT_DEBUG=1 KUNIT_PREEMPT=full scripts/report/stage.sh kunit-debug scripts/kunit/kunit-run.sh full y

@@ -56,16 +56,22 @@ esac
 
 top=$PROJECT_TOP
 build=${BUILD:-$top/build}
-tree=$build/src/kunit-$series
-obj=$build/obj/kunit-$series-dyn$dyn
+# kmake ARG...: the Makefile, for this kernel, with nothing of a calling
+# make's flags.
+kmake() {
+	MAKEFLAGS='' make --no-print-directory -C "$top" B="$build" SERIES="$series" \
+		DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
+}
+# The tree and the object directory are the Makefile's.
+tree=$(kmake -s print-KUNIT_SRC) obj=$(kmake -s print-KUNIT_OBJ)
+if [ -z "$tree" ] || [ -z "$obj" ]; then
+	die $EX_USAGE "the Makefile gave no KUnit tree or object directory"
+fi
 runs=$build/runs
 name=kunit
 [ "$series" = full ] || name=$name-$series
 [ "$dyn" = y ] || name=$name-nodyn
-if [ "${KUNIT_DEBUG:-0}" = 1 ]; then
-	obj=$obj-debug
-	name=$name-debug
-fi
+[ "${KUNIT_DEBUG:-0}" = 1 ] && name=$name-debug
 name=${KUNIT_RUN:-$name}
 out=$runs/$name
 preempt=${KUNIT_PREEMPT:-}
@@ -75,20 +81,10 @@ cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${pre
 if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 	info "KUNIT_BOOT_ONLY: booting $obj as it is"
 else
-	"$top/scripts/kunit/kunit-tree.sh" "$tree" "$series"
-
-	# The patched kernel's fragments, in its order (configs/kernels.txt):
-	# the same .config, so ccache gives this kernel the patched kernel's
-	# objects.
-	mapfile -t frags < <("$top/scripts/kernel/fragments.sh" "kunit-dyn$dyn")
-	[ "${#frags[@]}" -gt 0 ] || die $EX_CONFIG "no fragments for kunit-dyn$dyn (configs/kernels.txt)"
-	[ "${KUNIT_DEBUG:-0}" = 1 ] && frags+=("$top/configs/debug.config")
-	stamp=$obj/.fragments
-	if [ ! -f "$obj/.config" ] || [ "$(cat "${frags[@]}" | md5sum)" != "$(cat "$stamp" 2>/dev/null)" ]; then
-		"$top/scripts/kernel/kconfig.sh" --in-tree "$tree" "$obj" "${frags[@]}"
-		cat "${frags[@]}" | md5sum > "$stamp"
-	fi
-	"$top/scripts/kernel/build-kernel.sh" "$tree" "$obj"
+	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
+	# build-kernel.sh), as it builds the other kernels.
+	kmake kunit-kernel ||
+		die $EX_BUILD "the KUnit kernel did not build (make kunit-kernel SERIES=$series DYN=$dyn; its error is above)"
 fi
 
 initrd=$build/initramfs.cpio
