@@ -20,7 +20,7 @@
 #include <linux/random.h>
 #include <linux/sizes.h>
 
-/* Written by scripts/kunit/kunit-run.sh: what the series in the tree offers. */
+/* Written by scripts/kunit/kunit-tree.sh: what the series in the tree offers. */
 #include "swiotlb_kunit_features.h"
 
 #define TEST_MAX_FILL		160
