@@ -44,6 +44,8 @@
 
 #include "swiotlb_kunit_basic.c"
 
+#include "swiotlb_kunit_lookup.c"
+
 #include "swiotlb_kunit_bench.c"
 
 #include "swiotlb_kunit_hint.c"
