@@ -379,7 +379,7 @@ check-docs:
 # theirs.
 HARNESS_TESTS := test-classify test-kunit-results test-bench-check \
 	test-timeline-report test-check-docs test-scenario-checks test-pools-report \
-	test-pass-rate test-compare
+	test-pass-rate test-compare test-kunit-tree
 test-harness: $(BASE_SRC)/.extracted
 	@status=0; log=$$(mktemp); \
 	tests/harness/test-failure-paths.sh > $$log 2>&1 & fp=$$!; \
