@@ -30,8 +30,8 @@ endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-ifneq ($(filter bench-shrink bench-perf bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink bench-perf bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
+ifneq ($(filter bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)),)
+$(error $(filter bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -82,7 +82,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
+	qemu-compare bench bench-shrink bench-perf bench-decompose bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
 	@echo "Targets:"
@@ -111,6 +111,8 @@ help:
 	@echo "                        (the shrinker), in $(BENCH_OUT:$(CURDIR)/%=%)-shrink/ (~25 min + a kernel build)"
 	@echo "  make bench-perf       the same bench, default = SERIES=noperf, both growing: the growing case"
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
+	@echo "  make bench-decompose  where growing's cost goes: base, control, default, a fixed pool on the"
+	@echo "                        patched kernel, growing, SERIES=noperf growing; small only (DECOMPOSE_WORKLOADS)"
 	@echo "  make bench-pools      lookup and map cost against 1-256 pools (the search hint at the room, and"
 	@echo "                        stale), 10 rounds under icount, and the pools of a 256 MiB burst,"
 	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
@@ -298,6 +300,24 @@ bench-timeline: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 bench-shrink: $(NOSHRINK_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD)
 	BZIMAGE_base=$(NOSHRINK_OBJ)/$(BZ) BASE_LABEL="full series without CONFIG_SWIOTLB_SHRINK" SIZED=0 \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-shrink
+
+# Where growing's cost on small I/O goes, in one interleaved run: base,
+# the control, default (patched, 64 MiB), fixed (patched, a fixed pool of
+# the size growing's warm-up reaches, DECOMPOSE_FIXED), growing, and
+# noperf (patches 0000-0018, before the performance and scale patches,
+# with growing's parameters).  Between neighbours: the patched code path,
+# the pool's size, several pools, what 0019-0044 buy.  Only the dma
+# round that bench.sh always runs; DECOMPOSE_WORKLOADS (small).  Builds
+# the noperf kernel with a make of its own.
+DECOMPOSE_WORKLOADS ?= small
+DECOMPOSE_FIXED ?= swiotlb=2048,force
+bench-decompose: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
+	$(MAKE) --no-print-directory SERIES=noperf kernel-patched
+	EXTRA_SLOTS="fixed noperf" BZIMAGE_fixed=$(PATCHED_OBJ)/$(BZ) CMDLINE_fixed="$(DECOMPOSE_FIXED)" \
+		LABEL_fixed="patched, a fixed pool" BZIMAGE_noperf=$(B)/obj/noperf/$(BZ) \
+		CMDLINE_noperf="$${GROWING_CMDLINE:-swiotlb=512,force}" LABEL_noperf="SERIES=noperf (0000-0018)" \
+		SIZED=0 WORKLOADS="$(DECOMPOSE_WORKLOADS)" DMA_RUNS=1 \
+		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-decompose
 
 # The performance patches: the growing case before and after the performance patches, in
 # one run, beside the unpatched kernel: default = SERIES=noperf (every patch

@@ -284,7 +284,7 @@ jq -r '
 	"# Dynamic SWIOTLB benchmark: base vs. patched (\($r.meta.series) series)",
 	"",
 	"\($r.meta.runs) runs of \($r.meta.runtime) s per kernel and workload (warm-up discarded: \(if $r.meta.warmup == "1" then "yes" else "no" end)), a fresh VM per run, interleaved; \($r.meta.qemu), \($r.meta.qemu_args), \($r.meta.mem) MiB; \($r.meta.date).",
-	"Kernels: base = \($r.meta.base_label), \($r.meta.cmdline_base); default = \($r.meta.default_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_default); growing = \($r.meta.growing_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_growing)\(if $all | index("control") then "; control = base booted again" else "" end).",
+	"Kernels: base = \($r.meta.base_label), \($r.meta.cmdline_base); default = \($r.meta.default_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_default); growing = \($r.meta.growing_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_growing)\(if $all | index("control") then "; control = base booted again" else "" end)\([($r.meta.extra_slots // "") | split(" ")[] | select(. != "") as $k | "; \($k) = \($r.meta[$k + "_label"] // $k), \($r.meta["cmdline_" + $k] // "")"] | join("")).",
 	"",
 	"## fio read+write bandwidth, in the cover letter'"'"'s form",
 	"",
@@ -336,11 +336,13 @@ jq -r '
 	"",
 	"| kernel | parameters | at boot | peak | after the load | after reclaim | \($ws | map(.) | join(" | ")) | full | transient |",
 	"|---|---|---:|---:|---:|---:|\($ws | map("---:|") | join(""))---:|---:|",
-	(["base", "control", "sized", "growing", "noshrink"][] as $k | select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
+	((["base", "control", "sized", "growing", "noshrink"] + (($r.meta.extra_slots // "") | split(" ") | map(select(. != ""))))[] as $k |
+		select($all | index($k)) | $r.memory[] | select(.kernel == $k) |
 		"| \($k) (\(if $k == "sized" or $k == "base" then $r.meta.base_label
 			elif $k == "control" then $r.meta.control_label
 			elif $k == "noshrink" then $r.meta.noshrink_label
-			else $r.meta.growing_label end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + ([if .reclaim_s_max > 0 then "\(.reclaim_s_max) s" else empty end,
+			elif $k == "growing" then $r.meta.growing_label
+			else $r.meta[$k + "_label"] // $k end)) | \($r.meta["cmdline_" + $k] // "") | \(.nslabs_boot | mib) MiB | \(.peak_nslabs | mib) MiB | \(.nslabs_after_max | mib) MiB | \(if .reclaim_nslabs_max == null then "n/a" else (.reclaim_nslabs_max | mib) + " MiB" + ([if .reclaim_s_max > 0 then "\(.reclaim_s_max) s" else empty end,
 			  if .not_reclaimed > 0 then "\(.not_reclaimed) runs kept it" else empty end] |
 			 if length > 0 then " (" + join(", ") + ")" else "" end) end) | \([$ws[] as $w | fio($k; $w) | if . == null or .runs == 0 then "n/a" else "\(.median_mib_s | fixed(2)) (\(if $k == "base" then "base" else diff($k; $w) end))" end] | join(" | ")) | \(.swiotlb_full // "n/a") | \(if .transient_maps == null then "n/a" else "\(.transient_maps) / \(.transient_maps_load)" end) |"),
 	"",

@@ -74,6 +74,12 @@
 #     puts the full series without CONFIG_SWIOTLB_SHRINK in base's place.
 #   BZIMAGE_noshrink (none): the noshrink slot; SIZED (1 or 0): the sized slot
 #   CONTROL (1 or 0): the control slot
+#   EXTRA_SLOTS (none): more slots, after noshrink: each NAME (lower-case
+#     letters and digits: the report splits raw/ names at "-") needs
+#     BZIMAGE_NAME and CMDLINE_NAME, and takes LABEL_NAME for the report;
+#     a slot booted with growing's parameters repeats the spike as growing
+#     does.  make bench-decompose puts a fixed pool on the patched kernel
+#     and the series before its performance and scale patches there.
 #   GROWING_SPIKE (bench-spike.fio): the warm-up, a job of tests/fio that
 #     each run runs before the measured load, and repeats where growing's
 #     parameters let the swiotlb grow (tests/guest/bench-fio.sh); empty: none.
@@ -134,6 +140,20 @@ if [ -n "$bz_noshrink" ]; then
 	kernels+=(noshrink)
 	bz[noshrink]=$bz_noshrink cmdline[noshrink]=${cmdline[growing]}
 fi
+extra_labels=()
+for k in ${EXTRA_SLOTS:-}; do
+	[[ $k =~ ^[a-z][a-z0-9]*$ ]] ||
+		die $EX_USAGE "EXTRA_SLOTS: '$k' is not a slot name (lower-case letters and digits)"
+	case " ${kernels[*]} control sized " in
+	*" $k "*) die $EX_USAGE "EXTRA_SLOTS: '$k' is a slot already" ;;
+	esac
+	v=BZIMAGE_$k c=CMDLINE_$k l=LABEL_$k
+	[ -f "${!v:-}" ] || die $EX_MISSING "EXTRA_SLOTS: $v (${!v:-not set}) not found"
+	[ -n "${!c:-}" ] || die $EX_USAGE "EXTRA_SLOTS: $c is not set"
+	kernels+=("$k")
+	bz[$k]=${!v} cmdline[$k]=${!c}
+	extra_labels+=("${k}_label=${!l:-$k}")
+done
 [ "$control" = 0 ] || kernels+=(control)
 [ "$sized" = 0 ] || kernels+=(sized)
 # spike_arg KERNEL: bench-fio's warm-up arguments: the spike, repeated
@@ -171,6 +191,8 @@ mkdir -p "$out/raw"
 	echo "growing_label=${GROWING_LABEL:-patched}"
 	echo "noshrink_label=full series without CONFIG_SWIOTLB_SHRINK"
 	echo "control_label=${BASE_LABEL:-unpatched}, booted again"
+	[ "${#extra_labels[@]}" = 0 ] || printf '%s\n' "${extra_labels[@]}"
+	echo "extra_slots=${EXTRA_SLOTS:-}"
 	echo "kernels=${kernels[*]}"
 	for k in "${kernels[@]}"; do [ "$k" = sized ] || echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "growing_spike=$growing_spike"

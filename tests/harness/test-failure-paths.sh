@@ -118,6 +118,15 @@ printf '#!/bin/sh\necho "QEMU emulator version 7.2.22"\n' > "$tmp/qemu72"
 chmod +x "$tmp/qemu72"
 expect bench-smp-old-qemu $EX_USAGE "BENCH_SMP=2 needs QEMU 8 or later" \
 	env BENCH_SMP=2 QEMU="$tmp/qemu72" "$s/bench/bench.sh" "$tmp/bench-out"
+# make bench-decompose's extra slots: a name the report cannot split, a
+# name taken, a slot without its kernel.
+bench_env=(env QEMU="$tmp/qemu72" BZIMAGE_base="$tmp/bzImage" BZIMAGE_patched="$tmp/bzImage" INITRD="$tmp/initrd")
+expect bench-extra-bad-name $EX_USAGE "'fixed-1' is not a slot name" \
+	"${bench_env[@]}" EXTRA_SLOTS=fixed-1 "$s/bench/bench.sh" "$tmp/bench-out"
+expect bench-extra-taken $EX_USAGE "'growing' is a slot already" \
+	"${bench_env[@]}" EXTRA_SLOTS=growing "$s/bench/bench.sh" "$tmp/bench-out"
+expect bench-extra-no-kernel $EX_MISSING "BZIMAGE_fixed (not set) not found" \
+	"${bench_env[@]}" EXTRA_SLOTS=fixed CMDLINE_fixed=swiotlb=2048,force "$s/bench/bench.sh" "$tmp/bench-out"
 expect list-series-bad $EX_USAGE "SERIES must be one of full v7 noperf noscale" \
 	"$s/series/list-series.sh" perf
 
