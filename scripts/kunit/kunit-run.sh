@@ -56,14 +56,14 @@ esac
 
 top=$PROJECT_TOP
 build=${BUILD:-$top/build}
-# kmake ARG...: the Makefile, for this kernel, with nothing of a calling
-# make's flags.
-kmake() {
+# project_make ARG...: the project's Makefile, for this kernel, with
+# nothing of a calling make's flags.
+project_make() {
 	MAKEFLAGS='' make --no-print-directory -C "$top" B="$build" SERIES="$series" \
 		DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
 }
 # The tree and the object directory are the Makefile's.
-tree=$(kmake -s print-KUNIT_SRC) obj=$(kmake -s print-KUNIT_OBJ)
+tree=$(project_make -s print-KUNIT_SRC) obj=$(project_make -s print-KUNIT_OBJ)
 if [ -z "$tree" ] || [ -z "$obj" ]; then
 	die $EX_USAGE "the Makefile gave no KUnit tree or object directory"
 fi
@@ -83,7 +83,7 @@ if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 else
 	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
 	# build-kernel.sh), as it builds the other kernels.
-	kmake kunit-kernel ||
+	project_make kunit-kernel ||
 		die $EX_BUILD "the KUnit kernel did not build (make kunit-kernel SERIES=$series DYN=$dyn; its error is above)"
 fi
 
