@@ -316,6 +316,7 @@ bench-decompose: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
 	EXTRA_SLOTS="fixed noperf" BZIMAGE_fixed=$(PATCHED_OBJ)/$(BZ) CMDLINE_fixed="$(DECOMPOSE_FIXED)" \
 		LABEL_fixed="patched, a fixed pool" BZIMAGE_noperf=$(B)/obj/noperf/$(BZ) \
 		CMDLINE_noperf="$${GROWING_CMDLINE:-swiotlb=512,force}" LABEL_noperf="SERIES=noperf (0000-0018)" \
+		BENCH_STEPS="default/base fixed/default growing/fixed growing/noperf" \
 		SIZED=0 WORKLOADS="$(DECOMPOSE_WORKLOADS)" DMA_RUNS=1 \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-decompose
 

@@ -47,7 +47,7 @@ kv_json() {
 	tr -d '\r' | jq -Rn '[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries'
 }
 
-rm -f "$out"/{runs.json,meta.json,paired.json,dma-paired.json,bench.json,bench.md,bench.png,chart.dat}{,.new}
+rm -f "$out"/{runs.json,meta.json,paired.json,steps.json,dma-paired.json,bench.json,bench.md,bench.png,chart.dat}{,.new}
 
 # Every run: {kernel, workload, run, host_failed, v: {KEY: VALUE, ...}}
 # (raw/KERNEL-WORKLOAD-RUN; v is empty if the guest wrote no result).
@@ -94,6 +94,27 @@ for w in $(jq -r '.workloads' "$out/meta.json"); do
 	paired workload "$w" "$out/paired-$w.txt"
 done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
 
+# Steps between two slots other than base (meta.steps: "A/B ...", from
+# bench.sh's BENCH_STEPS): per workload, A's bandwidth divided by B's in
+# each round, with B as the reference, so that a step of a decomposition
+# has an interval of its own.
+for w in $(jq -r '.workloads' "$out/meta.json"); do
+	for st in $(jq -r '.steps // ""' "$out/meta.json"); do
+		a=${st%/*} b=${st#*/}
+		jq -r --arg w "$w" --arg a "$a" --arg b "$b" '(.[] | select(.kernel == $b)), (.[] | select(.kernel == $a)) |
+			select(.workload == $w and .run != 0) | select('"$counted"') |
+			"\(.run) \(.kernel) \((((.v.read_kib_s | tonumber) + (.v.write_kib_s | tonumber)) / 1024 * 1000 | round) / 1000)"' \
+			"$out/runs.json" > "$out/paired-step.txt"
+		if [ "$(awk '{ print $2 }' "$out/paired-step.txt" | sort -u | grep -c .)" -lt 2 ]; then
+			jq -nc --arg w "$w" --arg st "$st" '{workload: $w, step: $st, rounds: 0, kernels: []}'
+		else
+			"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$out/paired-step.txt" |
+				jq -c --arg w "$w" --arg st "$st" '{workload: $w, step: $st} + .'
+		fi || die $EX_TESTFAIL "paired-ci.py failed on the step $st of $w"
+	done
+done | jq -s . > "$out/steps.json" || die $EX_TESTFAIL "cannot compute the steps of $out"
+rm -f "$out/paired-step.txt"
+
 # The same for dma_map_benchmark, per case (threads and granule): map +
 # unmap microseconds of each round's VM (raw/KERNEL-dma-ROUND), to the
 # tool's 0.1 us, so that equal costs give a ratio of exactly 1.
@@ -122,7 +143,7 @@ done | jq -s . > "$out/dma-paired.json" || die $EX_TESTFAIL "cannot compute the 
 #           many only by the end of the load, and how many not at all
 #   dma_map_benchmark  every map_us_tT_gG of the dma runs that exited 0
 jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" \
-	--slurpfile dma_paired "$out/dma-paired.json" '
+	--slurpfile dma_paired "$out/dma-paired.json" --slurpfile steps "$out/steps.json" '
 	def median: sort | length as $n |
 		if $n == 0 then 0 elif $n % 2 == 1 then .[($n - 1) / 2]
 		else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
@@ -227,7 +248,7 @@ jq --slurpfile meta "$out/meta.json" --slurpfile paired "$out/paired.json" \
 		 verdict: (if .low == null then "not resolvable"
 			elif .low <= 1 and .high >= 1 then "met" else "missed" end)}] as $control |
 	($control | any(.verdict == "missed")) as $noisy |
-	.paired = $p |
+	.paired = $p | .steps = $steps[0] |
 	.goals = ($control +
 		[$r.meta.workloads | split(" ")[] as $w | pair("growing"; $w) as $g |
 		 select($g != null) | $g |
@@ -361,6 +382,17 @@ jq -r '
 	($r.paired[] as $q | $q.kernels[] |
 		"| \($q.workload) | \(.label) | \($q.rounds) | \(if .ratio == null then "n/a" else "\((.ratio - 1) * 100 | fixed(1)) %" end) | \(if .low == null then "n/a (fewer than 5 rounds)" else "\((.low - 1) * 100 | fixed(1)) % .. \((.high - 1) * 100 | fixed(1)) % (\(.coverage * 100 | round) %)" end) | \(if .low == null then "no" elif .low > 1 or .high < 1 then "**yes**" else "no" end) |"),
 	"",
+	(if ($r.steps // []) | length == 0 then empty else
+	"## Steps between slots",
+	"",
+	"A against B, round by round (B is the reference), for the steps bench.sh was",
+	"asked for (BENCH_STEPS): the median ratio and its sign-test interval.",
+	"",
+	"| workload | step | rounds | median | interval | resolved |",
+	"|---|---|---:|---:|---|---|",
+	($r.steps[] as $q | ($q.kernels[0] // {}) as $k |
+		"| \($q.workload) | \($q.step | sub("/"; " against ")) | \($q.rounds) | \(if $k.ratio == null then "n/a" else "\(($k.ratio - 1) * 100 | fixed(1)) %" end) | \(if $k.low == null then "n/a (fewer than 5 rounds)" else "\(($k.low - 1) * 100 | fixed(1)) % .. \(($k.high - 1) * 100 | fixed(1)) % (\($k.coverage * 100 | round) %)" end) | \(if $k.low == null then "no" elif $k.low > 1 or $k.high < 1 then "**yes**" else "no" end) |"),
+	"" end),
 	"## Goals",
 	"",
 	"Verdicts from the intervals above (bench-report.sh says how); expected: the",

@@ -80,6 +80,8 @@
 #     a slot booted with growing's parameters repeats the spike as growing
 #     does.  make bench-decompose puts a fixed pool on the patched kernel
 #     and the series before its performance and scale patches there.
+#   BENCH_STEPS (none): "A/B ..." pairs of slots that the report compares
+#     round by round, B the reference, besides every slot against base.
 #   GROWING_SPIKE (bench-spike.fio): the warm-up, a job of tests/fio that
 #     each run runs before the measured load, and repeats where growing's
 #     parameters let the swiotlb grow (tests/guest/bench-fio.sh); empty: none.
@@ -156,6 +158,15 @@ for k in ${EXTRA_SLOTS:-}; do
 done
 [ "$control" = 0 ] || kernels+=(control)
 [ "$sized" = 0 ] || kernels+=(sized)
+for st in ${BENCH_STEPS:-}; do
+	[[ $st =~ ^[a-z][a-z0-9]*/[a-z][a-z0-9]*$ ]] || die $EX_USAGE "BENCH_STEPS: '$st' is not SLOT/SLOT"
+	for k in "${st%/*}" "${st#*/}"; do
+		case " ${kernels[*]} " in
+		*" $k "*) ;;
+		*) die $EX_USAGE "BENCH_STEPS: '$st': no slot '$k' in this run (${kernels[*]})" ;;
+		esac
+	done
+done
 # spike_arg KERNEL: bench-fio's warm-up arguments: the spike, repeated
 # (up to 4 times) only on growing's parameters.  sized runs none: its pool
 # is what the loads needed, and the spike's 1 MiB requests need more (on a
@@ -193,6 +204,7 @@ mkdir -p "$out/raw"
 	echo "control_label=${BASE_LABEL:-unpatched}, booted again"
 	[ "${#extra_labels[@]}" = 0 ] || printf '%s\n' "${extra_labels[@]}"
 	echo "extra_slots=${EXTRA_SLOTS:-}"
+	echo "steps=${BENCH_STEPS:-}"
 	echo "kernels=${kernels[*]}"
 	for k in "${kernels[@]}"; do [ "$k" = sized ] || echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "growing_spike=$growing_spike"

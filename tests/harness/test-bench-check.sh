@@ -73,7 +73,7 @@ bench_dir() {
 		cmdline_growing=swiotlb=512,force cmdline_noshrink=swiotlb=512,force \
 		cmdline_control=swiotlb=force growing_spike=bench-spike.fio \
 		date=2026-12-06T00:00:00Z sized_rule4_nslabs=2048 "sized_nslabs=$sized_boot" \
-		"cmdline_sized=swiotlb=$sized_boot,force" > "$d/meta.txt"
+		"cmdline_sized=swiotlb=$sized_boot,force" "steps=${steps:-}" > "$d/meta.txt"
 	printf '%s' "${crashed:+$crashed $EX_CRASH$'\n'}" > "$d/failed.txt"
 	[ -z "$stale_png" ] || cp "$stale_png" "$d/bench.png"
 	[ "$empty" = 1 ] && return
@@ -154,6 +154,24 @@ for c in "${cases[@]}"; do
 	[ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
 done
 wait
+# Steps between slots (bench.sh's BENCH_STEPS): growing and noshrink 10 %
+# below base, so growing against default is -10 % and resolved, and
+# noshrink against growing is within the jitter and not.
+(
+	grow=0.9 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
+	sized_boot=512 crashed='' empty=0 stale_png='' steps="growing/default noshrink/growing"
+	bench_dir "$tmp/steps"
+)
+"$PROJECT_TOP/scripts/bench/bench-report.sh" "$tmp/steps" > "$tmp/steps.report" 2>&1
+a=$(grep -E '^\| small \| growing against default \| 5 \| -10\.0 % \| .* \| \*\*yes\*\* \|$' "$tmp/steps/bench.md")
+b=$(grep -E '^\| small \| noshrink against growing \| 5 \| .* \| no \|$' "$tmp/steps/bench.md")
+if [ -n "$a" ] && [ -n "$b" ]; then
+	record PASS harness.bench-check.steps "growing against default -10 % resolved, noshrink against growing not"
+else
+	record FAIL harness.bench-check.steps "want growing against default -10 % resolved and noshrink against growing not: $(grep ' against ' "$tmp/steps/bench.md" 2> /dev/null | tr '\n' ' ')"
+	status=1
+fi
+
 for c in sound "${cases[@]}"; do
 	name=${c%% *}
 	read -r verdict reason < "$tmp/$name.verdict" 2> /dev/null ||

@@ -127,6 +127,8 @@ expect bench-extra-taken $EX_USAGE "'growing' is a slot already" \
 	"${bench_env[@]}" EXTRA_SLOTS=growing "$s/bench/bench.sh" "$tmp/bench-out"
 expect bench-extra-no-kernel $EX_MISSING "BZIMAGE_fixed (not set) not found" \
 	"${bench_env[@]}" EXTRA_SLOTS=fixed CMDLINE_fixed=swiotlb=2048,force "$s/bench/bench.sh" "$tmp/bench-out"
+expect bench-step-no-slot $EX_USAGE "BENCH_STEPS: 'fixed/base': no slot 'fixed'" \
+	"${bench_env[@]}" BENCH_STEPS=fixed/base "$s/bench/bench.sh" "$tmp/bench-out"
 expect list-series-bad $EX_USAGE "SERIES must be one of full v7 noperf noscale" \
 	"$s/series/list-series.sh" perf
 
