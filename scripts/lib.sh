@@ -95,6 +95,14 @@ kernel_cc() {
 	fi
 }
 
+# make_var NAME: NAME as the project's Makefile defines it (make -s
+# print-NAME), for the SERIES of the environment: the Makefile owns the
+# paths of the trees and kernels, and a script run without make asks it
+# for the default it needs instead of writing the path again.
+make_var() {
+	MAKEFLAGS='' make --no-print-directory -s -C "$PROJECT_TOP" "print-$1"
+}
+
 # series_stamp PATCH...: one line per patch, its name and the md5sum of
 # its text: what TREE/.series-applied holds (scripts/series/apply-series.sh),
 # so that a tree patched with an older version of a patch is told apart.

@@ -110,8 +110,8 @@ done
 sized=${SIZED:-1} control=${CONTROL:-1}
 [[ $sized =~ ^[01]$ ]] || die $EX_USAGE "SIZED must be 0 or 1, not '$sized'"
 [[ $control =~ ^[01]$ ]] || die $EX_USAGE "CONTROL must be 0 or 1, not '$control'"
-bz_base=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
-bz_patched=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage}
+bz_base=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
+bz_patched=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)}
 bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
 bz_noshrink=${BZIMAGE_noshrink:-}
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}

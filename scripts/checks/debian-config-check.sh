@@ -57,9 +57,9 @@ need_cut "$series"
 name=debian-config.$flavour
 [ "$series" = full ] || name=debian-config-$series.$flavour
 debcfg=${DEBIAN_CONFIG_DIR:-/usr/src/linux-config-6.1}/config.amd64_none_$flavour.xz
-base_src=${DEBCFG_BASE_SRC:-$PROJECT_TOP/build/src/base}
-patched_src=${DEBCFG_PATCHED_SRC:-$PROJECT_TOP/build/src/$series}
-objroot=${DEBCFG_OBJ:-$PROJECT_TOP/build/obj}
+base_src=${DEBCFG_BASE_SRC:-$(make_var BASE_SRC)}
+patched_src=${DEBCFG_PATCHED_SRC:-$(SERIES=$series make_var PATCHED_SRC)}
+objroot=${DEBCFG_OBJ:-$(make_var B)/obj}
 jobs=${JOBS:-2}
 
 # What is built, and the option that puts it in the kernel ("-": always;

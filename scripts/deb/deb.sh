@@ -41,8 +41,8 @@ amd64|cloud-amd64) ;;
 esac
 localversion=-dynswiotlb
 debcfg=${DEBIAN_CONFIG_DIR:-/usr/src/linux-config-6.1}/config.amd64_none_$flavour.xz
-tree=$PROJECT_TOP/build/src/full
-obj=$PROJECT_TOP/build/obj/deb-$flavour
+tree=$(SERIES=full make_var PATCHED_SRC)
+obj=$(make_var B)/obj/deb-$flavour
 jobs=${JOBS:-$(nproc)}
 
 [ -f "$debcfg" ] || die $EX_MISSING "$debcfg not found (apt-get install linux-config-6.1)"

@@ -29,8 +29,8 @@ KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=
 # shellcheck disable=SC1090 # a scenario of tests/scenarios, named at run time
 . "$conf"
 case "$KERNEL" in
-base) bz=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage} ;;
-patched) bz=${BZIMAGE_patched:-$PROJECT_TOP/build/obj/full/arch/x86/boot/bzImage} ;;
+base) bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)} ;;
+patched) bz=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)} ;;
 *) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
 esac
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}

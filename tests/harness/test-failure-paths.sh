@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
 s=$PROJECT_TOP/scripts
-base=${BASE_SRC:-$PROJECT_TOP/build/src/base}
+base=${BASE_SRC:-$(make_var BASE_SRC)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

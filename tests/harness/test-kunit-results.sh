@@ -9,7 +9,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
-base=${BASE_SRC:-$PROJECT_TOP/build/src/base}
+base=${BASE_SRC:-$(make_var BASE_SRC)}
 dir=$here/kunit
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -8,7 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
-bz=${BZIMAGE_base:-$PROJECT_TOP/build/obj/base/arch/x86/boot/bzImage}
+bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
 initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
 out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/harness
 status=0
