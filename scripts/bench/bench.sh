@@ -114,7 +114,7 @@ bz_base=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
 bz_patched=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)}
 bz_default=${BZIMAGE_default:-$bz_patched} bz_growing=${BZIMAGE_growing:-$bz_patched}
 bz_noshrink=${BZIMAGE_noshrink:-}
-initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+initrd=${INITRD:-$(make_var INITRD)}
 qemu=${QEMU:-qemu-system-x86_64}
 command -v "$qemu" > /dev/null || die $EX_MISSING "$qemu not found"
 # QEMU 7 hangs under icount with more than one vCPU: every VM would time out.

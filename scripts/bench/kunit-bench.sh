@@ -47,7 +47,7 @@ bench_hint) key=op_ns ;;
 esac
 smp=${BENCH_SMP:-1}
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die $EX_USAGE "BENCH_SMP must be a number of vCPUs, not '$smp'"
-initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+initrd=${INITRD:-$(make_var INITRD)}
 [ -f "$initrd" ] || die $EX_MISSING "no initramfs $initrd (make initramfs)"
 mkdir -p "$out"
 : > "$out/bench.txt"

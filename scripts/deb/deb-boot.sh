@@ -33,7 +33,7 @@ set -uo pipefail
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 DEBDIR"
 debdir=$1
 scenarios=${DEB_SCENARIOS:-grow shrink default nvme}
-initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+initrd=${INITRD:-$(make_var INITRD)}
 [ -f "$initrd" ] || die $EX_MISSING "$initrd not found (make initramfs)"
 need_tools "apt-get install dpkg kmod cpio" dpkg-deb modprobe depmod cpio
 shopt -s nullglob

@@ -33,7 +33,7 @@ base) bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)} ;;
 patched) bz=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)} ;;
 *) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
 esac
-initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+initrd=${INITRD:-$(make_var INITRD)}
 out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
 smp=${SMP:-2}
 export TEST_TIMEOUT BOOT_TIMEOUT

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
 bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
-initrd=${INITRD:-$PROJECT_TOP/build/initramfs.cpio}
+initrd=${INITRD:-$(make_var INITRD)}
 out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/harness
 status=0
 
