@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Put the outcomes table of a real run into README.md: the indented block
 # under "=== outcomes side by side" becomes what scripts/report/compare.sh
-# prints for make qemu-test's scenarios, and the date before it the date
-# of those results.  So the sample that README shows is a run's output,
-# not text edited by hand.
+# prints for make qemu-test's scenarios.  So the sample that README shows
+# is a run's output, not text edited by hand.
 #
 # usage: scripts/report/readme-sample.sh [QEMU_OUT]
 #   QEMU_OUT  the scenarios' outputs (default build/qemu; a fresh clone's
@@ -28,15 +27,11 @@ done
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 QEMU_OUT=$dir "$PROJECT_TOP/scripts/report/compare.sh" "${names[@]}" | sed 's/^/    /' > "$table"
-when=$(date -u -r "$dir/${names[0]}/summary.txt" +%Y-%m-%d)
 grep -q '^    === outcomes side by side$' "$readme" ||
 	die $EX_TESTFAIL "$readme has no '    === outcomes side by side' block"
-awk -v table="$table" -v when="$when" '
+awk -v table="$table" '
 	/^    === outcomes side by side$/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
 	skip && /^    / { next }
-	{ skip = 0 }
-	/^by side, and the closing line `N passed, M failed`\. The table of a$/ { print; getline;
-		sub(/run on [0-9-]+/, "run on " when) }
-	{ print }' "$readme" > "$readme.new"
+	{ skip = 0; print }' "$readme" > "$readme.new"
 mv "$readme.new" "$readme"
-info "README.md: the outcomes of $dir (${names[*]}), run on $when"
+info "README.md: the outcomes of $dir (${names[*]})"
