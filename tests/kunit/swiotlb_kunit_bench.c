@@ -175,6 +175,12 @@ static void test_bench_setup(struct kunit *test, struct test_bench_set *b,
 	/* the first map finds the room; with patch 0031 it is the hint now */
 	test_bench_steps(test, b, true, &miss, &unmap);
 	test_bench_steps(test, b, false, &hit, &unmap);
+	/*
+	 * One walk of the list per map since the area-major search (0019)
+	 * and the single lookup (0020); before them a map walks it again
+	 * to look up the pool it mapped from.
+	 */
+#if defined(SWIOTLB_KUNIT_AREA_MAJOR) && defined(SWIOTLB_KUNIT_POOL_OPS)
 	KUNIT_EXPECT_EQ_MSG(test, miss, (unsigned long)npools,
 			    "a search without the hint passes every pool");
 #ifdef SWIOTLB_KUNIT_SEARCH_HINT
@@ -182,6 +188,7 @@ static void test_bench_setup(struct kunit *test, struct test_bench_set *b,
 			    "a search that the hint serves walks no list");
 #else
 	KUNIT_EXPECT_EQ(test, hit, (unsigned long)npools);
+#endif
 #endif
 #ifdef SWIOTLB_KUNIT_POOL_INDEX
 	KUNIT_EXPECT_EQ_MSG(test, unmap, 0UL,
