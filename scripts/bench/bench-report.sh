@@ -68,30 +68,37 @@ rm -f "$out"/{runs.json,meta.json,paired.json,steps.json,dma-paired.json,bench.j
 ' > "$out/runs.json" || die $EX_TESTFAIL "cannot read the results in $out/raw"
 kv_json < "$out/meta.txt" > "$out/meta.json"
 
-# paired KEY VALUE FILE: FILE holds "ROUND KERNEL VALUE" lines, base's
-# first (paired-ci.py's reference); prints paired-ci.py's JSON with
-# {KEY: VALUE} in front, or no kernels where base or another is missing.
+# paired FILE REF FIELDS: FILE holds "ROUND KERNEL VALUE" lines, REF's
+# first (paired-ci.py's reference); prints the JSON object FIELDS with
+# paired-ci.py's comparison added, or no kernels where REF or another is
+# missing.
 paired() {
-	if [ "$(awk '{ print $2 }' "$3" | sort -u | grep -c .)" -lt 2 ] ||
-		[ "$(head -n 1 "$3" | awk '{ print $2 }')" != base ]; then
-		jq -nc --arg k "$1" --arg v "$2" '{($k): $v, reference: "base", rounds: 0, kernels: []}'
+	if [ "$(awk '{ print $2 }' "$1" | sort -u | grep -c .)" -lt 2 ] ||
+		[ "$(head -n 1 "$1" | awk '{ print $2 }')" != "$2" ]; then
+		jq -nc --arg r "$2" --argjson f "$3" '$f + {reference: $r, rounds: 0, kernels: []}'
 	else
-		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$3" |
-			jq -c --arg k "$1" --arg v "$2" '{($k): $v} + .'
-	fi || die $EX_TESTFAIL "paired-ci.py failed on $3"
-	rm -f "$3"
+		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$1" |
+			jq -c --argjson f "$3" '$f + .'
+	fi || die $EX_TESTFAIL "paired-ci.py failed on $1"
+	rm -f "$1"
 }
 
-# The paired comparison of fio, per workload: "ROUND KERNEL MiB/s" of the
-# counted runs.
+# fio_rounds WORKLOAD REF [KERNEL]: "ROUND KERNEL MiB/s" of the counted
+# fio runs of REF, then of KERNEL (of every other kernel if none).
 counted='.v.exit == "0" and .v.read_kib_s != null and (.host_failed | not)'
-for w in $(jq -r '.workloads' "$out/meta.json"); do
-	jq -r --arg w "$w" '(.[] | select(.workload == $w and .run != 0 and .kernel == "base")),
-		(.[] | select(.workload == $w and .run != 0 and .kernel != "base")) |
-		select('"$counted"') |
+fio_rounds() {
+	jq -r --arg w "$1" --arg ref "$2" --arg k "${3:-}" '
+		(.[] | select(.kernel == $ref)),
+		(.[] | select(.kernel != $ref and ($k == "" or .kernel == $k))) |
+		select(.workload == $w and .run != 0) | select('"$counted"') |
 		"\(.run) \(.kernel) \((((.v.read_kib_s | tonumber) + (.v.write_kib_s | tonumber)) / 1024 * 1000 | round) / 1000)"' \
-		"$out/runs.json" > "$out/paired-$w.txt"
-	paired workload "$w" "$out/paired-$w.txt"
+		"$out/runs.json"
+}
+
+# The paired comparison of fio, per workload: every kernel against base.
+for w in $(jq -r '.workloads' "$out/meta.json"); do
+	fio_rounds "$w" base > "$out/paired-$w.txt"
+	paired "$out/paired-$w.txt" base "$(jq -nc --arg w "$w" '{workload: $w}')"
 done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
 
 # Steps between two slots other than base (meta.steps: "A/B ...", from
@@ -100,20 +107,10 @@ done | jq -s . > "$out/paired.json" || die $EX_TESTFAIL "cannot compute the pair
 # has an interval of its own.
 for w in $(jq -r '.workloads' "$out/meta.json"); do
 	for st in $(jq -r '.steps // ""' "$out/meta.json"); do
-		a=${st%/*} b=${st#*/}
-		jq -r --arg w "$w" --arg a "$a" --arg b "$b" '(.[] | select(.kernel == $b)), (.[] | select(.kernel == $a)) |
-			select(.workload == $w and .run != 0) | select('"$counted"') |
-			"\(.run) \(.kernel) \((((.v.read_kib_s | tonumber) + (.v.write_kib_s | tonumber)) / 1024 * 1000 | round) / 1000)"' \
-			"$out/runs.json" > "$out/paired-step.txt"
-		if [ "$(awk '{ print $2 }' "$out/paired-step.txt" | sort -u | grep -c .)" -lt 2 ]; then
-			jq -nc --arg w "$w" --arg st "$st" '{workload: $w, step: $st, rounds: 0, kernels: []}'
-		else
-			"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$out/paired-step.txt" |
-				jq -c --arg w "$w" --arg st "$st" '{workload: $w, step: $st} + .'
-		fi || die $EX_TESTFAIL "paired-ci.py failed on the step $st of $w"
+		fio_rounds "$w" "${st#*/}" "${st%/*}" > "$out/paired-step.txt"
+		paired "$out/paired-step.txt" "${st#*/}" "$(jq -nc --arg w "$w" --arg st "$st" '{workload: $w, step: $st}')"
 	done
 done | jq -s . > "$out/steps.json" || die $EX_TESTFAIL "cannot compute the steps of $out"
-rm -f "$out/paired-step.txt"
 
 # The same for dma_map_benchmark, per case (threads and granule): map +
 # unmap microseconds of each round's VM (raw/KERNEL-dma-ROUND), to the
@@ -125,7 +122,7 @@ for c in $(jq -r '[.[] | select('"$dma_ok"') | .v | keys[] |
 		select('"$dma_ok"' and .v["map_us_" + $c] != null) |
 		"\(.run) \(.kernel) \(((.v["map_us_" + $c] | tonumber) + (.v["unmap_us_" + $c] | tonumber)) * 10 | round / 10)"' \
 		"$out/runs.json" > "$out/paired-$c.txt"
-	paired case "$c" "$out/paired-$c.txt"
+	paired "$out/paired-$c.txt" base "$(jq -nc --arg c "$c" '{case: $c}')"
 done | jq -s . > "$out/dma-paired.json" || die $EX_TESTFAIL "cannot compute the paired intervals of $out"
 
 # The statistics, from the runs that count (not the warm-up, run 0):
