@@ -100,7 +100,13 @@ kernel_cc() {
 # paths of the trees and kernels, and a script run without make asks it
 # for the default it needs instead of writing the path again.
 make_var() {
-	MAKEFLAGS='' make --no-print-directory -s -C "$PROJECT_TOP" "print-$1"
+	project_make -s "print-$1"
+}
+
+# project_make ARG...: the project's Makefile, with nothing of a calling
+# make's flags.
+project_make() {
+	MAKEFLAGS='' make --no-print-directory -C "$PROJECT_TOP" "$@"
 }
 
 # series_stamp PATCH...: one line per patch, its name and the md5sum of

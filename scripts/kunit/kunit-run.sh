@@ -56,16 +56,15 @@ esac
 
 top=$PROJECT_TOP
 build=${BUILD:-$top/build}
-# project_make ARG...: the project's Makefile, for this kernel, with
-# nothing of a calling make's flags.
-project_make() {
-	MAKEFLAGS='' make --no-print-directory -C "$top" B="$build" SERIES="$series" \
-		DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
+# kunit_make ARG...: the project's Makefile, for this kernel.
+kunit_make() {
+	project_make B="$build" SERIES="$series" DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
 }
-# The tree and the object directory are the Makefile's.
-tree=$(project_make -s print-KUNIT_SRC) obj=$(project_make -s print-KUNIT_OBJ)
-if [ -z "$tree" ] || [ -z "$obj" ]; then
-	die $EX_USAGE "the Makefile gave no KUnit tree or object directory"
+# The tree, the object directory and the initramfs are the Makefile's.
+tree=$(kunit_make -s print-KUNIT_SRC) obj=$(kunit_make -s print-KUNIT_OBJ)
+initrd=$(kunit_make -s print-INITRD)
+if [ -z "$tree" ] || [ -z "$obj" ] || [ -z "$initrd" ]; then
+	die $EX_USAGE "the Makefile gave no KUnit tree, object directory or initramfs"
 fi
 runs=$build/runs
 name=kunit
@@ -83,11 +82,10 @@ if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 else
 	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
 	# build-kernel.sh), as it builds the other kernels.
-	project_make kunit-kernel ||
+	kunit_make kunit-kernel ||
 		die $EX_BUILD "the KUnit kernel did not build (make kunit-kernel SERIES=$series DYN=$dyn; its error is above)"
 fi
 
-initrd=$build/initramfs.cpio
 [ -f "$initrd" ] || "$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"
 
 status=0
