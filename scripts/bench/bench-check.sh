@@ -151,13 +151,10 @@ if [ "$series" = full ]; then
 fi
 
 for k in "${kernels[@]}"; do
-	want=32768
-	{ [ "$k" = growing ] || [ "$k" = noshrink ]; } && want=512
-	[ "$k" = sized ] && want=$sized
-	# A slot of EXTRA_SLOTS boots with the size of its swiotlb=N.
-	if [[ " $(jq -r '.meta.extra_slots // ""' "$j") " = *" $k "* ]]; then
-		want=$(jq -r --arg k "$k" '.meta["cmdline_" + $k] // "" | capture("swiotlb=(?<n>[0-9]+)").n // "32768"' "$j")
-	fi
+	# Every slot boots with the size of its swiotlb=N (sized's is already
+	# rounded as the kernel rounds it), or the default 64 MiB.
+	want=$(jq -r --arg k "$k" '.meta["cmdline_" + $k] // "" |
+		(capture("swiotlb=(?<n>[0-9]+)").n // "32768")' "$j")
 	check "pool.$k" "$(mem "$k" nslabs_boot) slots at boot (want $want), $(mem "$k" nslabs_after_max) after" \
 		jq -e --arg k "$k" --argjson n "$want" \
 		'.memory[] | select(.kernel == $k) | .nslabs_boot == $n and .nslabs_after_max >= $n and .memtotal_kib > 0' \
