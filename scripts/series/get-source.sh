@@ -1,25 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Get Debian's linux-source-6.1 and extract it into DEST.
+# Get Debian's linux-source-VERSION and extract it into DEST.
 #
-# usage: scripts/series/get-source.sh DEST
+# usage: scripts/series/get-source.sh DEST [VERSION]
 #
-# The tarball comes from the package manager (apt-get install
-# linux-source-6.1) when it is missing.  DEST is created fresh: an existing
-# DEST that holds a 6.1.x tree is left as it is, so running this twice does
-# nothing the second time.  Anything that is not 6.1.x is refused.
+# VERSION is 6.1 (the default: the kernel of the series) or another
+# linux-source-VERSION of the archive (6.12: the peer with mainline's
+# dynamic SWIOTLB).  The tarball comes from the package manager (apt-get
+# install linux-source-VERSION) when it is missing.  DEST is created
+# fresh: an existing DEST that holds a VERSION.x tree is left as it is, so
+# running this twice does nothing the second time.  Anything that is not
+# VERSION.x is refused.
 #
 # Environment:
-#   LINUX_TARBALL  the tarball (default /usr/src/linux-source-6.1.tar.xz)
-#   LINUX_PACKAGE  the package that provides it (default linux-source-6.1)
+#   LINUX_TARBALL  the tarball (default /usr/src/linux-source-VERSION.tar.xz)
+#   LINUX_PACKAGE  the package that provides it (default linux-source-VERSION)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 1 ] || die $EX_USAGE "usage: $0 DEST"
-dest=$1
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-package=${LINUX_PACKAGE:-linux-source-6.1}
+[ $# -eq 1 ] || [ $# -eq 2 ] || die $EX_USAGE "usage: $0 DEST [VERSION]"
+dest=$1 want=${2:-6.1}
+[[ $want =~ ^[0-9]+\.[0-9]+$ ]] || die $EX_USAGE "VERSION must be like 6.1 or 6.12, not '$want'"
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-$want.tar.xz}
+package=${LINUX_PACKAGE:-linux-source-$want}
 
 # tree_version DIR: "6.1.192", as the tree's own make kernelversion says
 # (empty if it cannot; a parent make's flags are not passed on).
@@ -32,8 +36,8 @@ check_version() {
 	[ -f "$1/Makefile" ] || die $EX_VERSION "$1 is not a kernel tree (no Makefile)"
 	ver=$(tree_version "$1")
 	case "$ver" in
-	6.1.*) info "found Linux $ver in $1" ;;
-	*) die $EX_VERSION "$1 holds Linux ${ver:-of unknown version}; this series is for 6.1.x" ;;
+	"$want".*) info "found Linux $ver in $1" ;;
+	*) die $EX_VERSION "$1 holds Linux ${ver:-of unknown version}, not $want.x" ;;
 	esac
 }
 

@@ -59,8 +59,12 @@ expect disk $EX_DISK "disk image" \
 mkdir -p "$tmp/fake/linux-source-5.10"
 printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 209\n' > "$tmp/fake/linux-source-5.10/Makefile"
 tar -cJf "$tmp/fake.tar.xz" -C "$tmp/fake" linux-source-5.10
-expect wrong-version $EX_VERSION "this series is for 6.1.x" \
+expect wrong-version $EX_VERSION "not 6.1.x" \
 	env LINUX_TARBALL="$tmp/fake.tar.xz" "$s/series/get-source.sh" "$tmp/src-fake"
+expect wrong-version-6.12 $EX_VERSION "not 6.12.x" \
+	env LINUX_TARBALL="$tmp/fake.tar.xz" "$s/series/get-source.sh" "$tmp/src-fake" 6.12
+expect bad-version $EX_USAGE "VERSION must be like" \
+	"$s/series/get-source.sh" "$tmp/src-fake" 6
 
 # A missing package: the source tarball is not there.
 expect missing-tarball $EX_MISSING "not found" \
