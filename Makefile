@@ -30,8 +30,9 @@ endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-ifneq ($(filter bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)),)
-$(error $(filter bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb,$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
+FULL_ONLY := bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb
+ifneq ($(filter $(FULL_ONLY),$(MAKECMDGOALS)),)
+$(error $(filter $(FULL_ONLY),$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
 endif
 
@@ -68,9 +69,17 @@ kunit_obj = $(B)/obj/kunit-$(1)-dyn$(2)$(if $(filter 1,$(3)),-debug)
 KUNIT_SRC := $(B)/src/kunit-$(SERIES)
 KUNIT_OBJ := $(call kunit_obj,$(SERIES),$(DYN),$(KUNIT_DEBUG))
 KUNIT_FRAGMENTS := $(call fragments,kunit-dyn$(DYN)) $(if $(filter 1,$(KUNIT_DEBUG)),configs/debug.config)
+# Debian's own 6.12 (linux-source-6.12): mainline's dynamic SWIOTLB and
+# none of our patches, the peer that make test-mainline measures the
+# series against.
+MAINLINE_VERSION := 6.12
+MAINLINE_SRC := $(B)/src/mainline
+MAINLINE_OBJ := $(B)/obj/mainline
+MAINLINE_FRAGMENTS := $(call fragments,mainline)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
 export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
+export BZIMAGE_mainline := $(MAINLINE_OBJ)/$(BZ)
 export INITRD
 
 # Scenarios in tests/scenarios/NAME.conf, run in this order.
@@ -81,7 +90,7 @@ QEMU_STAGES := qemu-grow qemu-shrink qemu-default qemu-base-small qemu-nvme test
 QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
-	kernels kernel-base kernel-patched kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
+	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
 	qemu-compare bench bench-shrink bench-perf bench-decompose bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -142,6 +151,8 @@ help:
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
 	@echo "  make check-versions   the series on every linux-source-6.1 the archive serves (VERSIONS=...):"
 	@echo "                        quilt --fuzz=0, kernel/dma/ with no warning, the QEMU kernel"
+	@echo "  make test-mainline    Debian's $(MAINLINE_VERSION) (mainline's dynamic SWIOTLB, none of our patches) in"
+	@echo "                        the patched kernel's place: $(MAINLINE_SCENARIOS) beside the series (a kernel of its own)"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
 	@echo "  make test-debug       on a KASAN/lockdep kernel booted with preempt=full: KUnit, then fio verify,"
@@ -221,6 +232,16 @@ $(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
 	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
 	touch $@
 
+$(MAINLINE_SRC)/.extracted:
+	scripts/series/get-source.sh $(MAINLINE_SRC) $(MAINLINE_VERSION)
+
+$(MAINLINE_OBJ)/.config: $(MAINLINE_SRC)/.extracted $(MAINLINE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(MAINLINE_SRC) $(MAINLINE_OBJ) $(MAINLINE_FRAGMENTS)
+
+$(MAINLINE_OBJ)/$(BZ): $(MAINLINE_OBJ)/.config
+	scripts/kernel/build-kernel.sh $(MAINLINE_SRC) $(MAINLINE_OBJ)
+	touch $@
+
 # The KUnit kernel's tree, config and kernel, built as the others are.
 $(KUNIT_SRC)/.kunit-tree: series $(PATCHES) $(wildcard tests/kunit/*) scripts/kunit/kunit-tree.sh scripts/series/apply-series.sh
 	scripts/kunit/kunit-tree.sh $(KUNIT_SRC) $(SERIES)
@@ -236,6 +257,7 @@ $(KUNIT_OBJ)/$(BZ): $(KUNIT_OBJ)/.config
 kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
+kernel-mainline: $(MAINLINE_OBJ)/$(BZ)
 kunit-kernel: $(KUNIT_OBJ)/$(BZ)
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
@@ -455,6 +477,23 @@ test-debug: $(INITRD)
 # get its DMA mask and pass fio verify.  A kernel of its own; not in make test.
 test-xen-dom0: $(INITRD)
 	scripts/vm/xen-dom0-test.sh $(SERIES)
+
+# The patched kernel's scenarios that mean something on mainline's code,
+# on the 6.1 kernel with the series and on Debian's 6.12 in its place
+# (PATCHED_AS=mainline: checks of its own where the scenario has them),
+# one after the other, and their outcomes side by side.  Not in make test:
+# 6.12 is a cold kernel build of its own.
+MAINLINE_SCENARIOS := grow nvme shrink
+test-mainline: $(PATCHED_OBJ)/$(BZ) $(MAINLINE_OBJ)/$(BZ) $(INITRD)
+	@rm -f $(RESULTS_FILE)
+	-@for s in $(MAINLINE_SCENARIOS); do \
+		scripts/report/stage.sh $$s scripts/vm/qemu-test.sh tests/scenarios/$$s.conf; \
+		BZIMAGE_patched=$(MAINLINE_OBJ)/$(BZ) PATCHED_AS=mainline \
+			scripts/report/stage.sh mainline-$$s scripts/vm/qemu-test.sh tests/scenarios/$$s.conf; \
+	done
+	@echo "=== outcomes side by side"
+	@scripts/report/compare.sh $(foreach s,$(MAINLINE_SCENARIOS),$(s) mainline-$(s))
+	@scripts/report/summarize.sh
 
 # Every linux-source-6.1 the archive serves (apt-cache madison), or
 # VERSIONS="6.1.176-1 ...": apt-get download (not installed), quilt push

@@ -105,7 +105,7 @@ cat "$initrd" "$work/extra.cpio" > "$work/initramfs.cpio"
 failed=0
 for s in $scenarios; do
 	BZIMAGE_patched=$kernel INITRD=$work/initramfs.cpio QEMU_OUT=$work/qemu \
-		QEMU_NAME_PREFIX=deb- BOOT_TIMEOUT=${BOOT_TIMEOUT:-180} \
+		PATCHED_AS=deb BOOT_TIMEOUT=${BOOT_TIMEOUT:-180} \
 		"$PROJECT_TOP/scripts/vm/qemu-test.sh" "$PROJECT_TOP/tests/scenarios/$s.conf" || failed=1
 done
 [ $failed = 0 ] || exit $EX_TESTFAIL

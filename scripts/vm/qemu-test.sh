@@ -14,9 +14,14 @@
 #
 # Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
 # Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
-# (default build/qemu), QEMU_NAME_PREFIX (before NAME, in the results and
-# the output directory: deb- for make deb-boot).  A scenario's own SMP,
-# TEST_TIMEOUT and BOOT_TIMEOUT win.
+# (default build/qemu).  A scenario's own SMP, TEST_TIMEOUT and
+# BOOT_TIMEOUT win.
+# PATCHED_AS=KIND: another kernel stands in the patched kernel's place
+# (BZIMAGE_patched), a scenario of KERNEL=patched only: deb (make
+# deb-boot: the packaged kernel) or mainline (make test-mainline: Debian's
+# 6.12).  KIND- goes before NAME in the results and the output directory,
+# the summary names KIND as the kernel, and where the scenario has
+# CHECKS_KIND, those are its checks there.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -24,10 +29,21 @@ set -uo pipefail
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 tests/scenarios/NAME.conf"
 conf=$1
 [ -f "$conf" ] || die $EX_USAGE "no scenario $conf"
-name=${QEMU_NAME_PREFIX:-}$(basename "$conf" .conf)
+as=${PATCHED_AS:-}
+case "$as" in
+''|deb|mainline) ;;
+*) die $EX_USAGE "PATCHED_AS must be deb or mainline, not '$as'" ;;
+esac
+name=${as:+$as-}$(basename "$conf" .conf)
 KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
 # shellcheck disable=SC1090 # a scenario of tests/scenarios, named at run time
 . "$conf"
+if [ -n "$as" ]; then
+	[ "$KERNEL" = patched ] ||
+		die $EX_USAGE "$conf: PATCHED_AS=$as needs a scenario of the patched kernel, not $KERNEL"
+	checks_as=CHECKS_$as
+	CHECKS=${!checks_as:-$CHECKS}
+fi
 case "$KERNEL" in
 base) bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)} ;;
 patched) bz=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)} ;;
@@ -38,7 +54,7 @@ out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
 smp=${SMP:-2}
 export TEST_TIMEOUT BOOT_TIMEOUT
 
-echo "=== qemu.$name: $DESCRIPTION"
+echo "=== qemu.$name: $DESCRIPTION${as:+ (the $as kernel in place of the patched one)}"
 disk_opts=()
 for d in $DISKS; do disk_opts+=(-d "$d"); done
 rm -rf "$out"
@@ -74,7 +90,7 @@ for c in $CHECKS; do
 done
 
 {
-	echo "kernel=$KERNEL"
+	echo "kernel=${as:-$KERNEL}"
 	echo "cmdline=$CMDLINE"
 	echo "verdict=$verdict"
 	echo "buffer_full=$full"

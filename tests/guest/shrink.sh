@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# shrink JOB: the shrinker, the shrinker of CONFIG_SWIOTLB_SHRINK, in three
-# steps, with io_tlb_shrink_delay_ms set to 1000:
+# shrink JOB: the shrinker of CONFIG_SWIOTLB_SHRINK, in four steps, with
+# io_tlb_shrink_delay_ms set to 1000:
 #   spike1  fio verify JOB: the swiotlb grows
 #   shrink  2 s later (the pools are idle), echo 2 > drop_caches runs the
 #           shrinkers: the swiotlb is back to its boot size
@@ -13,6 +13,7 @@
 #           size (the boot size and one first-size pool): the trickle
 #           must not keep the pools of the spike busy
 # Reports fio-verify.sh's keys with the prefixes spike1. and spike2., and
+#   shrinker                            1, or 0 without io_tlb_shrink_delay_ms
 #   nslabs_boot                         io_tlb_nslabs before spike1
 #   nslabs_before_shrink, nslabs_after_shrink
 #   pools_before_shrink, pools_after_shrink   io_tlb_pools
@@ -29,8 +30,13 @@
 
 job=$1
 status=0
-shrink_delay 1000 ||
-	{ fail "no io_tlb_shrink_delay_ms: a kernel without CONFIG_SWIOTLB_SHRINK"; exit 1; }
+# A kernel without the shrinker (Debian's 6.12, make test-mainline) runs
+# the same steps: they show what it keeps.  The host's checks judge.
+shrinker=1
+shrink_delay 1000 || shrinker=0
+[ "$shrinker" = 1 ] ||
+	echo "harness: no io_tlb_shrink_delay_ms: a kernel without CONFIG_SWIOTLB_SHRINK"
+report shrinker "$shrinker"
 memfree() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
 
 boot=$(swiotlb_read io_tlb_nslabs)
@@ -69,7 +75,7 @@ report pools_freed "$(swiotlb_read io_tlb_pools_freed)"
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 
 echo "harness: step trickle"
-shrink_delay 5000 || status=1
+[ "$shrinker" = 0 ] || shrink_delay 5000 || status=1
 limit=$((2 * boot))
 trickle_start
 reclaim 30 "$limit" || status=1

@@ -241,6 +241,22 @@ scenario_check() {
 			else
 				check FAIL regrows "io_tlb_nslabs $(val nslabs_after_shrink) -> $(val spike2.nslabs_after) in the second spike, pools grown $(val pools_grown), freed $(val pools_freed) (want growth again)"
 			fi ;;
+		keeps)
+			# A kernel without the shrinker (Debian's 6.12) keeps what
+			# it grew: drop_caches after the first spike, and 30 s of it
+			# with the trickle after the second, leave io_tlb_nslabs
+			# where the spikes took it.
+			nb=$(val nslabs_boot) nbs=$(val nslabs_before_shrink) nas=$(val nslabs_after_shrink)
+			nst=$(val spike2.nslabs_after) p=trickle.
+			facts="no shrinker: $([ "$(val shrinker)" = 0 ] && echo yes || echo "no (shrinker=$(val shrinker))"); io_tlb_nslabs $nb at boot, $nbs after the first spike -> $nas after drop_caches; $nst after the second spike -> $(val ${p}nslabs_end) after $(val ${p}seconds) s of drop_caches with $(val ${p}writes) trickle writes ($(val ${p}errors) failed); $(( (nst - nb) * 2 / 1024 )) MiB of pools kept"
+			if [ "$(val shrinker)" = 0 ] && [ "$nb" -gt 0 ] && [ "$nbs" -gt "$nb" ] &&
+			   [ "$nas" = "$nbs" ] && [ "$nst" -ge "$nas" ] &&
+			   [ "$(val ${p}nslabs_end)" = "$nst" ] && [ "$(val ${p}writes)" -gt 0 ] &&
+			   [ "$(val ${p}errors)" = 0 ]; then
+				check PASS keeps "$facts"
+			else
+				check FAIL keeps "$facts (want growth that neither drop_caches nor reclaim gives back)"
+			fi ;;
 		kreclaim)
 			# The kernel's own reclaim (kswapd, direct reclaim), never
 			# drop_caches, gives the idle pools of the spike back.
