@@ -30,7 +30,7 @@ endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
 ifneq ($(SERIES),full)
-FULL_ONLY := bench-shrink bench-perf bench-decompose bench-pools bench-timeline pass-rates deb
+FULL_ONLY := bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline pass-rates deb
 ifneq ($(filter $(FULL_ONLY),$(MAKECMDGOALS)),)
 $(error $(filter $(FULL_ONLY),$(MAKECMDGOALS)) needs SERIES=full, not $(SERIES))
 endif
@@ -70,8 +70,8 @@ KUNIT_SRC := $(B)/src/kunit-$(SERIES)
 KUNIT_OBJ := $(call kunit_obj,$(SERIES),$(DYN),$(KUNIT_DEBUG))
 KUNIT_FRAGMENTS := $(call fragments,kunit-dyn$(DYN)) $(if $(filter 1,$(KUNIT_DEBUG)),configs/debug.config)
 # Debian's own 6.12 (linux-source-6.12): mainline's dynamic SWIOTLB and
-# none of our patches, the peer that make test-mainline measures the
-# series against.
+# none of our patches, the peer that make test-mainline and
+# make bench-mainline measure the series against.
 MAINLINE_VERSION := 6.12
 MAINLINE_SRC := $(B)/src/mainline
 MAINLINE_OBJ := $(B)/obj/mainline
@@ -91,7 +91,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	qemu-compare bench bench-shrink bench-perf bench-decompose bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
+	qemu-compare bench bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
 	@echo "Targets:"
@@ -122,6 +122,9 @@ help:
 	@echo "                        before and after the performance patches, in $(BENCH_OUT:$(CURDIR)/%=%)-perf/"
 	@echo "  make bench-decompose  where growing's cost goes: base, control, default, a fixed pool on the"
 	@echo "                        patched kernel, growing, SERIES=noperf growing; small only (DECOMPOSE_WORKLOADS)"
+	@echo "  make bench-mainline   Debian's $(MAINLINE_VERSION) beside the series: base, control, default, growing, and 6.12"
+	@echo "                        with the default pool and growing from 1 MiB; paired steps on fio and"
+	@echo "                        dma_map_benchmark (make bench runs the same slots among its own)"
 	@echo "  make bench-pools      lookup and map cost against 1-256 pools (the search hint at the room, and"
 	@echo "                        stale), 10 rounds under icount, and the pools of a 256 MiB burst,"
 	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
@@ -303,11 +306,28 @@ BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MA
 # counts, not bandwidth); the timeline SMP vCPUs (2 unless given) under
 # plain TCG, as the scenarios do: it follows MiB held, not bandwidth, and
 # needs no icount.
-bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU) $(if $(filter full,$(SERIES)),$(NOSHRINK_OBJ)/$(BZ))
-	$(if $(filter full,$(SERIES)),BZIMAGE_noshrink=$(NOSHRINK_OBJ)/$(BZ)) \
+bench: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU) $(if $(filter full,$(SERIES)),$(NOSHRINK_OBJ)/$(BZ) $(MAINLINE_OBJ)/$(BZ))
+	$(if $(filter full,$(SERIES)),BZIMAGE_noshrink=$(NOSHRINK_OBJ)/$(BZ) $(MAINLINE_BENCH_ENV)) \
 		$(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)
 	$(if $(filter full,$(SERIES)),scripts/bench/bench-pools.sh $(BENCH_OUT)-pools)
 	$(if $(filter full,$(SERIES)),$(TIMELINE_ENV) scripts/bench/bench-timeline.sh $(BENCH_OUT)-timeline)
+
+# Debian's 6.12 in the bench (SERIES=full): its kernel with the default
+# pool (mainline) and growing from the same 1 MiB (mainlinegrow), in the
+# same rounds, each paired against the series' kernel with the same
+# parameters, on fio and on dma_map_benchmark.  bench-report.sh judges
+# growing against mainlinegrow: no loss above 1 %, and at most a quarter
+# of what 6.12 holds after the reclaim.
+MAINLINE_BENCH_ENV = EXTRA_SLOTS="mainline mainlinegrow" \
+	CMDLINE_mainline=swiotlb=force LABEL_mainline="Debian $(MAINLINE_VERSION)" \
+	BZIMAGE_mainlinegrow=$(MAINLINE_OBJ)/$(BZ) CMDLINE_mainlinegrow="$${GROWING_CMDLINE:-swiotlb=512,force}" \
+	LABEL_mainlinegrow="Debian $(MAINLINE_VERSION), growing" \
+	BENCH_STEPS="default/mainline growing/mainlinegrow" DMA_SLOTS="base default growing mainline mainlinegrow"
+
+# The same comparison alone: base, the control, default, growing and the
+# two 6.12 slots; no sized, no noshrink, no bench-pools and no timeline.
+bench-mainline: $(BASE_OBJ)/$(BZ) $(PATCHED_OBJ)/$(BZ) $(MAINLINE_OBJ)/$(BZ) $(INITRD) $(BENCH_QEMU)
+	$(MAINLINE_BENCH_ENV) SIZED=0 $(BENCH_ENV) scripts/bench/bench.sh $(BENCH_OUT)-mainline
 
 # What the swiotlb holds, second by second, through spike, idle, trickle,
 # pressure and spike, on the full series and on it without

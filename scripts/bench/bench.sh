@@ -43,7 +43,7 @@
 # under icount).  Runs are interleaved (for each run: each workload: base,
 # default, growing) so that drift on the host hits all three alike, and the
 # first round is a warm-up whose numbers are discarded.  Then DMA_RUNS
-# rounds of one VM per kernel (base, default, growing) run
+# rounds of one VM per kernel of DMA_SLOTS (base, default, growing) run
 # dma_map_benchmark on QEMU's edu device, after the same warm-up on the
 # virtio disk: under icount its microseconds are instructions (4 ns each),
 # the per-operation cost of the swiotlb path without the host's I/O noise.
@@ -81,7 +81,9 @@
 #     does.  make bench-decompose puts a fixed pool on the patched kernel
 #     and the series before its performance and scale patches there.
 #   BENCH_STEPS (none): "A/B ..." pairs of slots that the report compares
-#     round by round, B the reference, besides every slot against base.
+#     round by round, B the reference, besides every slot against base;
+#     on fio, and on dma_map_benchmark where both slots ran it.
+#   DMA_SLOTS ("base default growing"): the slots of the dma rounds.
 #   GROWING_SPIKE (bench-spike.fio): the warm-up, a job of tests/fio that
 #     each run runs before the measured load, and repeats where growing's
 #     parameters let the swiotlb grow (tests/guest/bench-fio.sh); empty: none.
@@ -167,6 +169,13 @@ for st in ${BENCH_STEPS:-}; do
 		esac
 	done
 done
+read -ra dma_slots <<< "${DMA_SLOTS:-base default growing}"
+for k in "${dma_slots[@]}"; do
+	case " ${kernels[*]} " in
+	*" $k "*) [ "$k" != sized ] || die $EX_USAGE "DMA_SLOTS: sized has no size before the first round" ;;
+	*) die $EX_USAGE "DMA_SLOTS: no slot '$k' in this run (${kernels[*]})" ;;
+	esac
+done
 # spike_arg KERNEL: bench-fio's warm-up arguments: the spike, repeated
 # (up to 4 times) only on growing's parameters.  sized runs none: its pool
 # is what the loads needed, and the spike's 1 MiB requests need more (on a
@@ -205,6 +214,7 @@ mkdir -p "$out/raw"
 	[ "${#extra_labels[@]}" = 0 ] || printf '%s\n' "${extra_labels[@]}"
 	echo "extra_slots=${EXTRA_SLOTS:-}"
 	echo "steps=${BENCH_STEPS:-}"
+	echo "dma_slots=${dma_slots[*]}"
 	echo "kernels=${kernels[*]}"
 	for k in "${kernels[@]}"; do [ "$k" = sized ] || echo "cmdline_$k=${cmdline[$k]}"; done
 	echo "growing_spike=$growing_spike"
@@ -212,7 +222,7 @@ mkdir -p "$out/raw"
 } > "$out/meta.txt"
 
 nwork=$(wc -w <<< "$workloads")
-total=$(((runs + warmup) * nwork * ${#kernels[@]} + 3 * dma_runs))
+total=$(((runs + warmup) * nwork * ${#kernels[@]} + ${#dma_slots[@]} * dma_runs))
 done_vms=0 start=$SECONDS first_bad=0
 
 # vm KERNEL NAME LABEL QEMU-RUN-OPTIONS...: one VM, one progress line.
@@ -287,7 +297,7 @@ for ((i = first_run; i <= runs; i++)); do
 	for w in $workloads; do fio_vm sized "$w" "$i"; done
 done
 for ((r = 1; r <= dma_runs; r++)); do
-	for k in base default growing; do
+	for k in "${dma_slots[@]}"; do
 		vm "$k" "$k-dma-$r" "dma_map_benchmark, round $r of $dma_runs" \
 			-t bench-dma -a "$dma_seconds$(spike_arg "$k")" -d virtio -x -device -x edu
 	done
