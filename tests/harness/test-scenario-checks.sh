@@ -60,13 +60,11 @@ checks_case counters-transient-left counters FAIL used_boot=0 nslabs_boot=512 hi
 checks_case bytes bytes PASS write_kib=524288 read_kib=524288
 checks_case bytes-short bytes FAIL write_kib=524288 read_kib=1024
 # keeps: a kernel without the shrinker (Debian's 6.12) keeps what it grew.
-keeps_run='shrinker=0 nslabs_boot=512 nslabs_before_shrink=4096 nslabs_after_shrink=4096 spike2.nslabs_after=4096 trickle.seconds=30 trickle.writes=60 trickle.errors=0'
-# shellcheck disable=SC2086 # the keys are words on purpose
-checks_case keeps keeps PASS $keeps_run trickle.nslabs_end=4096
-# shellcheck disable=SC2086
-checks_case keeps-shrank keeps FAIL $keeps_run trickle.nslabs_end=512
-# shellcheck disable=SC2086
-checks_case keeps-has-shrinker keeps FAIL ${keeps_run/shrinker=0/shrinker=1} trickle.nslabs_end=4096
+keeps_run=(nslabs_boot=512 nslabs_before_shrink=4096 nslabs_after_shrink=4096
+	spike2.nslabs_after=4096 trickle.seconds=30 trickle.writes=60 trickle.errors=0)
+checks_case keeps keeps PASS shrinker=0 "${keeps_run[@]}" trickle.nslabs_end=4096
+checks_case keeps-shrank keeps FAIL shrinker=0 "${keeps_run[@]}" trickle.nslabs_end=512
+checks_case keeps-has-shrinker keeps FAIL shrinker=1 "${keeps_run[@]}" trickle.nslabs_end=4096
 checks_case keeps-no-growth keeps FAIL shrinker=0 nslabs_boot=512 nslabs_before_shrink=512 \
 	nslabs_after_shrink=512 spike2.nslabs_after=512 trickle.nslabs_end=512 trickle.writes=60 trickle.errors=0
 exit $status
