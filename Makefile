@@ -37,6 +37,8 @@ endif
 endif
 
 B := $(CURDIR)/build
+# The scripts' build root (scripts/lib.sh: BUILD_DIR).
+export HARNESS_BUILD := $(B)
 RESULTS_FILE ?= $(B)/test-results.txt
 export RESULTS_FILE
 

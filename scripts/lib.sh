@@ -45,10 +45,15 @@ run() {
 	"$@"
 }
 
+# BUILD_DIR: where kernel trees, objects and outputs go: the Makefile's
+# $(B), which it exports as HARNESS_BUILD, or build/ of this checkout when
+# a script runs alone.
+BUILD_DIR=${HARNESS_BUILD:-$PROJECT_TOP/build}
+
 # record PASS|FAIL NAME [REASON]: note one test result.  Every stage of
 # `make test` records into the same file; scripts/report/summarize.sh counts them
 # and prints the closing "N passed, M failed" line.
-RESULTS_FILE=${RESULTS_FILE:-$PROJECT_TOP/build/test-results.txt}
+RESULTS_FILE=${RESULTS_FILE:-$BUILD_DIR/test-results.txt}
 record() {
 	local verdict=$1 name=$2
 	shift 2

@@ -36,7 +36,7 @@ set -euo pipefail
 out=$1
 mkdir -p "$out"
 need_tools "apt-get install jq" jq
-runs=${BUILD:-$PROJECT_TOP/build}/runs
+runs=$BUILD_DIR/runs
 rm -f "$out"/pools.json "$out"/kunit-results.txt
 
 for series in noscale full; do

@@ -16,7 +16,7 @@
 # file they change instead of writing into it, so src/ stays unpatched;
 # assert_unshared checks that after each apply.
 
-CHECKS_DIR=${CHECKS_DIR:-$PROJECT_TOP/build/checks}
+CHECKS_DIR=${CHECKS_DIR:-$BUILD_DIR/checks}
 CHECKS_SRC=$CHECKS_DIR/src
 JOBS=${JOBS:-$(nproc)}
 

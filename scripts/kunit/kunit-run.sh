@@ -55,7 +55,7 @@ case "${KUNIT_ICOUNT:-0}" in
 esac
 
 top=$PROJECT_TOP
-build=${BUILD:-$top/build}
+build=$BUILD_DIR
 # kunit_make ARG...: the project's Makefile, for this kernel.
 kunit_make() {
 	project_make B="$build" SERIES="$series" DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"

@@ -52,7 +52,7 @@ declare -A BOOT_ENV=(
 	[swiotlb_test_default_pool_areas]="KUNIT_MEM=2048 KUNIT_CMDLINE=swiotlb=1048576,8192,force"
 )
 
-build=${BUILD:-$PROJECT_TOP/build}
+build=$BUILD_DIR
 out=$build/regressions
 runs=$build/runs
 rm -rf "$out"

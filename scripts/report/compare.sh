@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-dir=${QEMU_OUT:-$PROJECT_TOP/build/qemu}
+dir=${QEMU_OUT:-$BUILD_DIR/qemu}
 if [ $# -eq 0 ]; then
 	set --
 	for d in "$dir"/*/; do

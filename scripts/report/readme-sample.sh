@@ -15,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -le 1 ] || die $EX_USAGE "usage: $0 [QEMU_OUT]"
-dir=${1:-$PROJECT_TOP/build/qemu}
+dir=${1:-$BUILD_DIR/qemu}
 readme=${README:-$PROJECT_TOP/README.md}
 names=() stages=$(sed -n 's/^QEMU_STAGES := //p' "$PROJECT_TOP/Makefile")
 for s in $stages; do

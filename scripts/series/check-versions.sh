@@ -32,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 top=$PROJECT_TOP
-out=${VERSIONS_DIR:-$top/build/versions}
+out=${VERSIONS_DIR:-$BUILD_DIR/versions}
 package=linux-source-6.1
 [ -n "${FRAGMENTS:-}" ] ||
 	die $EX_USAGE "FRAGMENTS is not set: run make check-versions, which passes the patched kernel's fragments"

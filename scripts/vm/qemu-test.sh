@@ -50,7 +50,7 @@ patched) bz=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)} ;;
 *) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
 esac
 initrd=${INITRD:-$(make_var INITRD)}
-out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/$name
+out=${QEMU_OUT:-$BUILD_DIR/qemu}/$name
 smp=${SMP:-2}
 export TEST_TIMEOUT BOOT_TIMEOUT
 

@@ -28,7 +28,7 @@ series=${1:-full}
 need_cut "$series"
 need_tools "apt-get install qemu-system-x86 apt dpkg" qemu-system-x86_64 apt-get dpkg-deb
 top=$PROJECT_TOP
-build=${BUILD:-$top/build}
+build=$BUILD_DIR
 xen=$build/xen
 tree=$build/src/xen-$series
 obj=$build/obj/xen-$series

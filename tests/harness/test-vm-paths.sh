@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/lib.sh"
 bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
 initrd=${INITRD:-$(make_var INITRD)}
-out=${QEMU_OUT:-$PROJECT_TOP/build/qemu}/harness
+out=${QEMU_OUT:-$BUILD_DIR/qemu}/harness
 status=0
 
 # vm NAME STATUS WORDS [ENV=VALUE...] -- QEMU-RUN-OPTIONS...: the run must
