@@ -17,6 +17,9 @@
  * @encrypted_atomic: Of those, calls outside process context.
  * @last_decrypted: Address of the last decrypted range.
  * @last_encrypted: Address of the last range encrypted again.
+ * @watch_start: With @watch_end, the one buffer whose encryption counts
+ *		(test_mem_enc_watch()); 0: every buffer's.
+ * @watch_end:	End of that buffer.
  *
  * See swiotlb_dynamic_kunit.h: swiotlb.c calls the two functions below
  * instead of the real ones, which they call in turn.
@@ -31,7 +34,22 @@ static struct test_mem_enc {
 	atomic_t encrypted_atomic;
 	unsigned long last_decrypted;
 	unsigned long last_encrypted;
+	unsigned long watch_start;
+	unsigned long watch_end;
 } test_mem_enc;
+
+/*
+ * Count, from the next test_mem_enc_start() on, only the encryption of
+ * @pool's buffer: another pool, such as one of the system's allocator
+ * that its own shrinker frees under the memory pressure of other cases,
+ * may be freed at any time.
+ */
+static __maybe_unused void test_mem_enc_watch(const struct io_tlb_pool *pool)
+{
+	test_mem_enc.watch_start = (unsigned long)pool->vaddr;
+	test_mem_enc.watch_end = test_mem_enc.watch_start +
+				 (pool->end - pool->start);
+}
 
 static __maybe_unused void test_mem_enc_start(phys_addr_t limit, bool fail_decrypt)
 {
@@ -51,6 +69,8 @@ static void test_mem_enc_stop(void)
 {
 	WRITE_ONCE(test_mem_enc.active, false);
 	test_mem_enc.fail_decrypt = false;
+	test_mem_enc.watch_start = 0;
+	test_mem_enc.watch_end = 0;
 }
 
 static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
@@ -74,7 +94,10 @@ static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
 					      int numpages)
 {
 	/* pairs with smp_store_release() in test_mem_enc_start() */
-	if (smp_load_acquire(&test_mem_enc.active)) {
+	if (smp_load_acquire(&test_mem_enc.active) &&
+	    (!test_mem_enc.watch_end ||
+	     (addr >= test_mem_enc.watch_start &&
+	      addr < test_mem_enc.watch_end))) {
 		atomic_inc(&test_mem_enc.encrypted);
 		if (!in_task())
 			atomic_inc(&test_mem_enc.encrypted_atomic);

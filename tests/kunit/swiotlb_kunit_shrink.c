@@ -17,7 +17,8 @@
 /*
  * Wait (up to 5 s) until @n pools have been freed since
  * test_mem_enc_start(): freeing a pool encrypts its buffer again, once.
- * Then stop recording.
+ * After test_mem_enc_watch(), only that pool counts.  Then stop
+ * recording.
  */
 static void test_wait_freed(struct kunit *test, int n)
 {
@@ -86,6 +87,7 @@ static void swiotlb_test_shrink_frees_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->mem.pools_grown, 1UL);
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies), grown);
 
+	test_mem_enc_watch(pool);
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
 			grown);
@@ -135,6 +137,7 @@ static void swiotlb_test_shrink_keeps_used(struct kunit *test)
 	/* still in service: the next map may use it too */
 	KUNIT_EXPECT_FALSE(test, pool->areas[0].retired);
 
+	test_mem_enc_watch(pool);
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
 	test_unmap(ctx, tlb, SZ_4K, DMA_TO_DEVICE);
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
@@ -168,6 +171,7 @@ static void swiotlb_test_shrink_hysteresis(struct kunit *test)
 					    pool->areas[0].last_used) ||
 			  swiotlb_shrink_delay_ms == 0);
 
+	test_mem_enc_watch(pool);
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
 			pool->nslabs);
@@ -481,6 +485,7 @@ static void swiotlb_test_shrink_long_idle(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, swiotlb_shrink_count(&ctx->mem, jiffies),
 			pool->nslabs);
+	test_mem_enc_watch(pool);
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
 	KUNIT_EXPECT_EQ_MSG(test, swiotlb_shrink(&ctx->mem, ULONG_MAX, jiffies),
 			    pool->nslabs,
@@ -574,6 +579,7 @@ static void swiotlb_test_shrink_unmap_race(struct kunit *test)
 	race.mem = &ctx->mem;
 	race.pool = pool[0];
 	race.nslabs = pool[0]->nslabs;
+	test_mem_enc_watch(pool[0]);
 	test_mem_enc_start(DMA_BIT_MASK(64), false);
 	test_release_start(&ctx->mem, test_unmap_race_scan, &race);
 	test_unmap(ctx, seg, TEST_SEG_BYTES, DMA_TO_DEVICE);
