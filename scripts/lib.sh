@@ -62,11 +62,23 @@ record() {
 	echo "$verdict $name${*:+: $*}"
 }
 
-# need_cut SERIES: die with EX_USAGE unless SERIES is a cut of the series
-# (scripts/series/list-series.sh --cuts owns the list).
+# MAINLINE_CUT: the KUnit scripts' name for Debian's 6.12 (make
+# kunit-mainline), mainline's dynamic SWIOTLB with none of our patches.
+# No cut of the series: nothing applies it, so list-series.sh --cuts,
+# the Makefile's SERIES and every other SERIES= refuse it.
+MAINLINE_CUT=mainline
+
+# need_cut [--mainline] SERIES: die with EX_USAGE unless SERIES is a cut
+# of the series (scripts/series/list-series.sh --cuts owns the list), or,
+# with --mainline (scripts/kunit/kunit-tree.sh and kunit-run.sh only),
+# MAINLINE_CUT.
 need_cut() {
 	local cuts
 	cuts=$("$PROJECT_TOP/scripts/series/list-series.sh" --cuts)
+	if [ "$1" = --mainline ]; then
+		cuts="$cuts $MAINLINE_CUT"
+		shift
+	fi
 	[[ " $cuts " == *" $1 "* ]] || die $EX_USAGE "SERIES must be one of $cuts, not '$1'"
 }
 

@@ -6,12 +6,15 @@
 # usage: scripts/kunit/kunit-tree.sh TREE [SERIES]
 #   TREE    e.g. build/src/kunit-full; extracted when missing, extracted
 #           again when it holds another version of the series
-#   SERIES  the cut (default full; scripts/series/list-series.sh --cuts)
+#   SERIES  the cut (default full; scripts/series/list-series.sh --cuts),
+#           or mainline (lib.sh's MAINLINE_CUT): Debian's 6.12, no series
 #
 # In order:
 #   - the tree: scripts/series/get-source.sh and apply-series.sh, as the
 #     Makefile makes build/src/full, with the same stamp (.series-applied);
-#   - the hook tests/kunit/swiotlb-kunit-hook.patch (an #include of the
+#     for mainline get-source.sh TREE 6.12 alone, as build/src/mainline;
+#   - the hook tests/kunit/swiotlb-kunit-hook.patch, or on mainline
+#     swiotlb-kunit-hook-6.12.patch, with 6.12's context (an #include of the
 #     seam swiotlb_dynamic_kunit.h near the top of kernel/dma/swiotlb.c and
 #     of the suite at its end, both under CONFIG_KUNIT); the tree keeps a
 #     copy in .kunit-hook, so that a changed hook replaces the old one;
@@ -19,30 +22,41 @@
 #     only when it changed (so that make rebuilds only then), and no copy
 #     of a topic file that tests/kunit/ no longer has;
 #   - kernel/dma/swiotlb_kunit_features.h: a macro for each line of
-#     tests/kunit/features.txt whose name the tree has.
+#     tests/kunit/features.txt whose name the tree has.  A cut reads the
+#     lines of our patches, mainline those whose PATCH is "mainline" (what
+#     6.12 has, in its own form) and no other: a name of ours that 6.12
+#     happened to have must not turn on a feature it lacks.
 # The shipped series never contains the hook.  Exit status: EX_OK,
 # EX_PATCH (the series or the hook does not apply), EX_TESTFAIL (a patch
-# of the cut lacks the name that detects it), or get-source.sh's.
+# of the cut, or mainline, lacks the name that detects it), or
+# get-source.sh's.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 { [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 TREE [SERIES]"
 tree=$1 series=${2:-full}
-need_cut "$series"
+need_cut --mainline "$series"
 top=$PROJECT_TOP
 kunit=$top/tests/kunit
 
-# A tree patched with another version of the series starts over.
-if [ -f "$tree/.series-applied" ] &&
-	! "$top/scripts/series/apply-series.sh" --is-applied "$tree" "$series"; then
-	info "the series changed since $tree was patched: extracting it again"
-	rm -rf "$tree"
+if [ "$series" = "$MAINLINE_CUT" ]; then
+	# Debian's 6.12: no series to apply (get-source.sh refuses a tree
+	# that holds another version), and the hook with 6.12's context.
+	"$top/scripts/series/get-source.sh" "$tree" 6.12
+	hook=$kunit/swiotlb-kunit-hook-6.12.patch
+else
+	# A tree patched with another version of the series starts over.
+	if [ -f "$tree/.series-applied" ] &&
+		! "$top/scripts/series/apply-series.sh" --is-applied "$tree" "$series"; then
+		info "the series changed since $tree was patched: extracting it again"
+		rm -rf "$tree"
+	fi
+	"$top/scripts/series/get-source.sh" "$tree"
+	"$top/scripts/series/apply-series.sh" "$tree" "$series"
+	hook=$kunit/swiotlb-kunit-hook.patch
 fi
-"$top/scripts/series/get-source.sh" "$tree"
-"$top/scripts/series/apply-series.sh" "$tree" "$series"
 
-hook=$kunit/swiotlb-kunit-hook.patch
 if ! cmp -s "$hook" "$tree/.kunit-hook"; then
 	if [ -f "$tree/.kunit-hook" ]; then
 		patch -d "$tree" -p1 -F0 -R -s --no-backup-if-mismatch \
@@ -51,7 +65,7 @@ if ! cmp -s "$hook" "$tree/.kunit-hook"; then
 		rm -f "$tree/.kunit-hook"
 	fi
 	patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch < "$hook" ||
-		die $EX_PATCH "tests/kunit/swiotlb-kunit-hook.patch does not apply to $tree"
+		die $EX_PATCH "tests/kunit/${hook##*/} does not apply to $tree"
 	cp "$hook" "$tree/.kunit-hook"
 fi
 
@@ -65,12 +79,22 @@ done
 
 features=$(mktemp)
 trap 'rm -f "$features"' EXIT
-cut_patches=$("$top/scripts/series/list-series.sh" "$series" | sed 's|.*/||; s|-.*||')
+cut_patches=
+[ "$series" = "$MAINLINE_CUT" ] ||
+	cut_patches=$("$top/scripts/series/list-series.sh" "$series" | sed 's|.*/||; s|-.*||')
 while read -r macro file name patch _; do
 	case "$macro" in '' | '#'*) continue ;; esac
 	[ -n "$patch" ] || die $EX_USAGE "tests/kunit/features.txt: '$macro' has no patch"
+	# mainline's lines on mainline only, those of our patches on a cut only
+	if [ "$series" = "$MAINLINE_CUT" ]; then
+		[ "$patch" = "$MAINLINE_CUT" ] || continue
+	else
+		[ "$patch" != "$MAINLINE_CUT" ] || continue
+	fi
 	if grep -q "$name" "$tree/$file"; then
 		echo "#define $macro 1"
+	elif [ "$patch" = "$MAINLINE_CUT" ]; then
+		die $EX_TESTFAIL "feature detection: $name is not in $file of the mainline tree ($macro)"
 	elif grep -qx "$patch" <<< "$cut_patches"; then
 		die $EX_TESTFAIL "feature detection: $name is not in $file, though patch $patch is in SERIES=$series ($macro)"
 	fi

@@ -12,7 +12,9 @@
 # `# Follow-up fixes` heading.  "noperf" is every patch before the
 # `# Performance` heading (the baseline of make bench-perf).  "noscale" is
 # every patch before the `# Scale` heading (the baseline of make
-# bench-pools).  "full" (the default) is every patch listed.
+# bench-pools).  "full" (the default) is every patch listed.  Debian's
+# 6.12, which the KUnit suite also runs on (make kunit-mainline), is no
+# cut: it has none of the patches (lib.sh, MAINLINE_CUT).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"

@@ -8,25 +8,36 @@
 #   - a name missing whose patch is in the cut (SERIES=full): exit 1, the
 #     name and the patch in the message;
 #   - the same name missing on a cut without its patch (SERIES=noscale):
-#     exit 0, and no #define for it.
+#     exit 0, and no #define for it;
+#   - on a toy 6.12 (SERIES=mainline) that has every name too: a #define
+#     for each line whose PATCH is "mainline" and for no other; a cut has
+#     none of those;
+#   - a mainline name missing there: exit 1, the name in the message.
 # Records harness.kunit-tree.CASE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/harness/harness-lib.sh
 . "$here/harness-lib.sh"
 features=$PROJECT_TOP/tests/kunit/features.txt
-nfeat=$(grep -cv '^\(#\|$\)' "$features")
+# the lines a cut reads, and those mainline reads
+nfeat=$(awk '!/^#/ && NF && $4 != "mainline"' "$features" | wc -l)
+nmain=$(awk '!/^#/ && NF && $4 == "mainline"' "$features" | wc -l)
 
 # toy SERIES: a tree in $tmp/SERIES whose files have every name of
-# features.txt.
+# features.txt, ours and mainline's; SERIES=mainline makes a 6.12.
 toy() {
 	local t=$tmp/$1 macro file name _
 	mkdir -p "$t/kernel/dma" "$t/include/linux"
-	printf 'kernelversion:\n\t@echo 6.1.192\n' > "$t/Makefile"
 	touch "$t/.extracted"
-	# shellcheck disable=SC2046 # patch paths have no spaces
-	series_stamp $("$PROJECT_TOP/scripts/series/list-series.sh" "$1") > "$t/.series-applied"
-	cp "$PROJECT_TOP/tests/kunit/swiotlb-kunit-hook.patch" "$t/.kunit-hook"
+	if [ "$1" = "$MAINLINE_CUT" ]; then
+		printf 'kernelversion:\n\t@echo 6.12.118\n' > "$t/Makefile"
+		cp "$PROJECT_TOP/tests/kunit/swiotlb-kunit-hook-6.12.patch" "$t/.kunit-hook"
+	else
+		printf 'kernelversion:\n\t@echo 6.1.192\n' > "$t/Makefile"
+		# shellcheck disable=SC2046 # patch paths have no spaces
+		series_stamp $("$PROJECT_TOP/scripts/series/list-series.sh" "$1") > "$t/.series-applied"
+		cp "$PROJECT_TOP/tests/kunit/swiotlb-kunit-hook.patch" "$t/.kunit-hook"
+	fi
 	while read -r macro file name _; do
 		case "$macro" in '' | '#'*) continue ;; esac
 		echo "void $name(void);" >> "$t/$file"
@@ -77,4 +88,18 @@ if grep -q SWIOTLB_KUNIT_OLDEST_FIRST "$tmp/noscale/kernel/dma/swiotlb_kunit_fea
 else
 	record PASS harness.kunit-tree.no-macro "no SWIOTLB_KUNIT_OLDEST_FIRST where the cut lacks its name"
 fi
+
+toy "$MAINLINE_CUT"
+tree_case mainline-names "$MAINLINE_CUT" 0 "#define SWIOTLB_KUNIT_MAINLINE 1"
+n=$(grep -c '^#define ' "$tmp/$MAINLINE_CUT/kernel/dma/swiotlb_kunit_features.h" 2> /dev/null)
+if [ "${n:-0}" = "$nmain" ] &&
+	! grep -q SWIOTLB_KUNIT_STOP_GROWTH "$tmp/$MAINLINE_CUT/kernel/dma/swiotlb_kunit_features.h" &&
+	! grep -q SWIOTLB_KUNIT_MAINLINE "$tmp/full/kernel/dma/swiotlb_kunit_features.h"; then
+	record PASS harness.kunit-tree.mainline-only "$n of $nmain mainline macros on 6.12, none of ours; none of mainline's on a cut"
+else
+	record FAIL harness.kunit-tree.mainline-only "$n of $nmain macros on 6.12, or a macro of ours there, or mainline's on SERIES=full"
+	status=1
+fi
+sed -i '/tlb_vaddr/d' "$tmp/$MAINLINE_CUT/kernel/dma/swiotlb.c"
+tree_case mainline-name-missing "$MAINLINE_CUT" 1 "tlb_vaddr is not in kernel/dma/swiotlb.c of the mainline tree"
 exit $status
