@@ -23,9 +23,11 @@ RUNTIME ?= 5
 BENCH_SMP := $(if $(filter command line environment,$(origin SMP)),$(SMP),1)
 BENCH_OUT ?= $(CURDIR)/results$(if $(filter-out 1,$(BENCH_SMP)),-smp$(BENCH_SMP))
 export SMP MEM BOOT_TIMEOUT TEST_TIMEOUT JOBS
+# Debian's 6.12 is no cut (scripts/lib.sh, MAINLINE_CUT): it has
+# make kunit-mainline, make test-mainline and make bench-mainline.
 SERIES_CUTS := $(shell scripts/series/list-series.sh --cuts)
 ifeq ($(filter $(SERIES_CUTS),$(SERIES)),)
-$(error SERIES must be one of $(SERIES_CUTS), not '$(SERIES)')
+$(error SERIES must be one of $(SERIES_CUTS), not '$(SERIES)'$(if $(filter mainline,$(SERIES)), (the KUnit suite on Debian's 6.12 is make kunit-mainline)))
 endif
 # The shrinker (patch 0018), the packages and the before/after bench of
 # the performance patches need the full series.
@@ -78,6 +80,14 @@ MAINLINE_VERSION := 6.12
 MAINLINE_SRC := $(B)/src/mainline
 MAINLINE_OBJ := $(B)/obj/mainline
 MAINLINE_FRAGMENTS := $(call fragments,mainline)
+# The KUnit suite on Debian's 6.12 (make kunit-mainline): a tree of its
+# own with no series and the 6.12 hook (scripts/kunit/kunit-tree.sh TREE
+# mainline), the mainline kernel's fragments (DYN=n: kunit-dynn's) and
+# configs/debug.config with KUNIT_DEBUG=1.
+KUNIT_MAINLINE_SRC := $(B)/src/kunit-mainline
+KUNIT_MAINLINE_OBJ := $(call kunit_obj,mainline,$(DYN),$(KUNIT_DEBUG))
+KUNIT_MAINLINE_FRAGMENTS := $(if $(filter y,$(DYN)),$(MAINLINE_FRAGMENTS),$(call fragments,kunit-dynn)) \
+	$(if $(filter 1,$(KUNIT_DEBUG)),configs/debug.config)
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
 export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
@@ -93,6 +103,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
+	kunit-mainline kunit-kernel-mainline \
 	qemu-compare bench bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -152,6 +163,9 @@ help:
 	@echo "  make kunit-kernel     build that kernel only (scripts/kunit/kunit-tree.sh, kconfig.sh, build-kernel.sh)"
 	@echo "  make kunit-preempt    the KUnit suite again, booted with preempt=full (in make test)"
 	@echo "  make kunit-nodyn      the KUnit suite on a CONFIG_SWIOTLB_DYNAMIC=n kernel"
+	@echo "  make kunit-mainline   the KUnit suite on Debian's $(MAINLINE_VERSION) (none of our patches; the cases of"
+	@echo "                        what $(MAINLINE_VERSION) lacks skip), on a kernel of its own (DYN=, KUNIT_DEBUG=)"
+	@echo "  make kunit-kernel-mainline  build that kernel only"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
 	@echo "  make check-versions   the series on every linux-source-6.1 the archive serves (VERSIONS=...):"
@@ -259,11 +273,24 @@ $(KUNIT_OBJ)/$(BZ): $(KUNIT_OBJ)/.config
 	scripts/kernel/build-kernel.sh $(KUNIT_SRC) $(KUNIT_OBJ)
 	touch $@
 
+# The KUnit kernel of Debian's 6.12: the same, from the mainline tree.
+$(KUNIT_MAINLINE_SRC)/.kunit-tree: $(wildcard tests/kunit/*) scripts/kunit/kunit-tree.sh scripts/series/get-source.sh
+	scripts/kunit/kunit-tree.sh $(KUNIT_MAINLINE_SRC) mainline
+	touch $@
+
+$(KUNIT_MAINLINE_OBJ)/.config: $(KUNIT_MAINLINE_SRC)/.kunit-tree $(KUNIT_MAINLINE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(KUNIT_MAINLINE_SRC) $(KUNIT_MAINLINE_OBJ) $(KUNIT_MAINLINE_FRAGMENTS)
+
+$(KUNIT_MAINLINE_OBJ)/$(BZ): $(KUNIT_MAINLINE_OBJ)/.config
+	scripts/kernel/build-kernel.sh $(KUNIT_MAINLINE_SRC) $(KUNIT_MAINLINE_OBJ)
+	touch $@
+
 kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
 kernel-mainline: $(MAINLINE_OBJ)/$(BZ)
 kunit-kernel: $(KUNIT_OBJ)/$(BZ)
+kunit-kernel-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ)
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
 $(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/vm/mk-initramfs.sh
@@ -474,6 +501,14 @@ kunit: $(KUNIT_OBJ)/$(BZ) $(INITRD)
 # stage again (KUNIT_BOOT_ONLY=1).
 kunit-preempt: $(KUNIT_OBJ)/$(BZ) $(INITRD)
 	KUNIT_BOOT_ONLY=1 KUNIT_RUN=kunit-preempt-full KUNIT_PREEMPT=full scripts/kunit/kunit-run.sh $(SERIES) $(DYN)
+
+# The same suite on Debian's 6.12 (scripts/kunit/kunit-run.sh mainline):
+# mainline's dynamic SWIOTLB, none of our patches.  A case of a feature or
+# fix of ours that 6.12 lacks skips and says so; results
+# kunit-mainline[-nodyn][-debug].CASE.  Not in make test: a cold kernel
+# build of its own, as for make test-mainline.
+kunit-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ) $(INITRD)
+	KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh mainline $(DYN)
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the

@@ -5,7 +5,8 @@
 #
 # usage: scripts/kunit/kunit-run.sh [SERIES] [y|n]
 #   SERIES  the cut of the series the kernel is built from (default full;
-#           scripts/series/list-series.sh --cuts lists them)
+#           scripts/series/list-series.sh --cuts lists them), or mainline
+#           (lib.sh's MAINLINE_CUT): Debian's 6.12, none of our patches
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The tree is build/src/kunit-SERIES, made by scripts/kunit/kunit-tree.sh:
@@ -15,7 +16,10 @@
 # the shipped series never contains the hook.  The config is the patched
 # kernel's (no option of its own), so that ccache shares every other object
 # with that kernel; scripts/kernel/kconfig.sh and build-kernel.sh make it,
-# as they make the other kernels.
+# as they make the other kernels.  On mainline the tree is
+# build/src/kunit-mainline (kunit-tree.sh TREE mainline: 6.12 and its own
+# hook), the config the mainline kernel's (DYN=n: kunit-dynn's), and the
+# Makefile's KUNIT_MAINLINE_* and make kunit-kernel-mainline build it.
 # The VM has no disk (nothing else may bounce while the suite swaps the
 # system's allocator) and 5 GiB of RAM, so that the 32-bit DMA mask case
 # has memory above 4 GiB to avoid.
@@ -45,7 +49,7 @@ set -euo pipefail
 
 series=${1:-full}
 dyn=${2:-y}
-need_cut "$series"
+need_cut --mainline "$series"
 case "$dyn" in y|n) ;; *) die $EX_USAGE "dynamic must be y or n" ;; esac
 smp=${SMP:-2} icount=()
 case "${KUNIT_ICOUNT:-0}" in
@@ -56,12 +60,20 @@ esac
 
 top=$PROJECT_TOP
 build=$BUILD_DIR
+# The Makefile's variables and target of this kernel: KUNIT_* and
+# kunit-kernel for a cut, KUNIT_MAINLINE_* and kunit-kernel-mainline for
+# Debian's 6.12, which is no SERIES of the Makefile (any cut will do).
+if [ "$series" = "$MAINLINE_CUT" ]; then
+	make_series=full var=KUNIT_MAINLINE target=kunit-kernel-mainline
+else
+	make_series=$series var=KUNIT target=kunit-kernel
+fi
 # kunit_make ARG...: the project's Makefile, for this kernel.
 kunit_make() {
-	project_make B="$build" SERIES="$series" DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
+	project_make B="$build" SERIES="$make_series" DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
 }
 # The tree, the object directory and the initramfs are the Makefile's.
-tree=$(kunit_make -s print-KUNIT_SRC) obj=$(kunit_make -s print-KUNIT_OBJ)
+tree=$(kunit_make -s "print-${var}_SRC") obj=$(kunit_make -s "print-${var}_OBJ")
 initrd=$(kunit_make -s print-INITRD)
 if [ -z "$tree" ] || [ -z "$obj" ] || [ -z "$initrd" ]; then
 	die $EX_USAGE "the Makefile gave no KUnit tree, object directory or initramfs"
@@ -82,11 +94,25 @@ if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 else
 	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
 	# build-kernel.sh), as it builds the other kernels.
-	kunit_make kunit-kernel ||
-		die $EX_BUILD "the KUnit kernel did not build (make kunit-kernel SERIES=$series DYN=$dyn; its error is above)"
+	if [ "$series" = "$MAINLINE_CUT" ]; then
+		how="make $target DYN=$dyn"
+	else
+		how="make $target SERIES=$series DYN=$dyn"
+	fi
+	kunit_make "$target" ||
+		die $EX_BUILD "the KUnit kernel did not build ($how; its error is above)"
 fi
 
-[ -f "$initrd" ] || "$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"
+# The initramfs is the same for every kernel: on mainline the Makefile's
+# rule makes it, from 6.1's base tree as always, not from 6.12's
+# dma_map_benchmark and its header, which mk-initramfs.sh would take.
+if [ -f "$initrd" ]; then
+	:
+elif [ "$series" = "$MAINLINE_CUT" ]; then
+	kunit_make initramfs || die $EX_BUILD "no initramfs (make initramfs; its error is above)"
+else
+	"$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"
+fi
 
 status=0
 TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
