@@ -2,8 +2,9 @@
 /*
  * Test seam for the KUnit suite of the dynamic software IO TLB.
  *
- * The test-only hook (tests/kunit/swiotlb-kunit-hook.patch) includes this
- * header near the top of kernel/dma/swiotlb.c, after its #includes. From
+ * The test-only hook (tests/kunit/swiotlb-kunit-hook.patch, or on 6.12
+ * swiotlb-kunit-hook-6.12.patch) includes this header near the top of
+ * kernel/dma/swiotlb.c, after its #includes. From
  * here on, swiotlb.c's calls of set_memory_decrypted() and
  * set_memory_encrypted() go through two functions of the suite
  * (swiotlb_dynamic_kunit.c), which pass them on to the real ones. While a
@@ -17,7 +18,8 @@
  * seam notes which range swiotlb.c maps above the "shared GPA boundary"
  * and hands back the linear address of the same pages, as no such
  * boundary exists here; the matching memunmap() is noted and does
- * nothing. Otherwise both pass on to the real functions.
+ * nothing. Otherwise both pass on to the real functions. Mainline (Debian's
+ * 6.12) has no swiotlb_unencrypted_base, and its swiotlb.c calls neither.
  *
  * atomic_long_sub() goes through the suite as well. Its one caller in
  * swiotlb.c, swiotlb_count_freed() (CONFIG_DEBUG_FS), runs right after
@@ -31,7 +33,11 @@
  * own task, the seam can make a contiguous range, a slot array, or any
  * allocation that may not sleep fail, and it can make swiotlb.c see
  * other totals of RAM and highmem (totalram_pages(), totalhigh_pages()).
- * Otherwise all pass on to the real functions.
+ * Otherwise all pass on to the real functions. Since 6.10 (memory
+ * allocation profiling) kmalloc(), kvcalloc() and alloc_contig_pages()
+ * are macros, which "(kmalloc)(...)" would not call: the seam passes on
+ * to them through the swiotlb_kunit_real_*() below, which take them before
+ * the seam's defines replace them.
  *
  * Every list_for_each_entry_rcu() of swiotlb.c counts its steps through
  * the one list that a test case watches (the walk seam): the pools that
@@ -42,8 +48,33 @@
 #ifndef _SWIOTLB_DYNAMIC_KUNIT_H
 #define _SWIOTLB_DYNAMIC_KUNIT_H
 
+#include <linux/gfp.h>
 #include <linux/jump_label.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
+
+/* the kernel's own, whether a function (6.1) or a macro (6.12) */
+static __always_inline void *swiotlb_kunit_real_kmalloc(size_t size,
+							 gfp_t flags)
+{
+	return kmalloc(size, flags);
+}
+
+static __always_inline void *swiotlb_kunit_real_kvcalloc(size_t n,
+							  size_t size,
+							  gfp_t flags)
+{
+	return kvcalloc(n, size, flags);
+}
+
+#ifdef CONFIG_CONTIG_ALLOC
+static __always_inline struct page *
+swiotlb_kunit_real_alloc_contig_pages(unsigned long nr_pages, gfp_t gfp,
+				      int nid, nodemask_t *nodemask)
+{
+	return alloc_contig_pages(nr_pages, gfp, nid, nodemask);
+}
+#endif
 
 static int swiotlb_kunit_set_memory_decrypted(unsigned long addr,
 					      int numpages);
@@ -75,6 +106,7 @@ static struct page *swiotlb_kunit_alloc_contig_pages(unsigned long nr_pages,
 static void swiotlb_kunit_free_contig_range(unsigned long pfn,
 					    unsigned long nr_pages);
 
+#undef alloc_contig_pages
 #define alloc_contig_pages(nr_pages, gfp, nid, nodemask) \
 	swiotlb_kunit_alloc_contig_pages(nr_pages, gfp, nid, nodemask)
 #define free_contig_range(pfn, nr_pages) \
@@ -85,8 +117,10 @@ static void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags);
 static unsigned long swiotlb_kunit_totalram_pages(void);
 static unsigned long swiotlb_kunit_totalhigh_pages(void);
 
+#undef kvcalloc
 #define kvcalloc(n, size, flags) \
 	swiotlb_kunit_kvcalloc(n, size, flags)
+#undef kmalloc
 #define kmalloc(size, flags) \
 	swiotlb_kunit_kmalloc(size, flags)
 #define totalram_pages() \

@@ -299,11 +299,13 @@ static __maybe_unused struct page *swiotlb_kunit_alloc_contig_pages(unsigned lon
 	struct page *page;
 
 	if (!test_alloc_mine())
-		return (alloc_contig_pages)(nr_pages, gfp, nid, nodemask);
+		return swiotlb_kunit_real_alloc_contig_pages(nr_pages, gfp,
+							     nid, nodemask);
 	test_alloc.contig++;
 	if (test_alloc.fail_contig)
 		return NULL;
-	page = (alloc_contig_pages)(nr_pages, gfp, nid, nodemask);
+	page = swiotlb_kunit_real_alloc_contig_pages(nr_pages, gfp, nid,
+						     nodemask);
 	if (page && !test_alloc.first_contig_pfn)
 		test_alloc.first_contig_pfn = page_to_pfn(page);
 	return page;
@@ -330,7 +332,7 @@ static __maybe_unused void *swiotlb_kunit_kvcalloc(size_t n, size_t size,
 			return NULL;
 		}
 	}
-	return (kvcalloc)(n, size, flags);
+	return swiotlb_kunit_real_kvcalloc(n, size, flags);
 }
 
 static __maybe_unused void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags)
@@ -340,7 +342,7 @@ static __maybe_unused void *swiotlb_kunit_kmalloc(size_t size, gfp_t flags)
 		test_alloc.nowait_failed++;
 		return NULL;
 	}
-	return (kmalloc)(size, flags);
+	return swiotlb_kunit_real_kmalloc(size, flags);
 }
 
 static unsigned long __maybe_unused swiotlb_kunit_totalram_pages(void)
