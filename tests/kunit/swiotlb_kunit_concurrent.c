@@ -69,10 +69,9 @@ static int test_thread_fn(void *data)
 		}
 		size[slot] = 512 + get_random_u32() % (SZ_64K - 512);
 		get_random_bytes(buf, size[slot]);
-		tlb[slot] = swiotlb_tbl_map_single(&ctx->dev, virt_to_phys(buf),
-						   size[slot], size[slot], 0,
-						   DMA_BIDIRECTIONAL,
-						   DMA_ATTR_NO_WARN);
+		tlb[slot] = test_tbl_map(&ctx->dev, virt_to_phys(buf),
+					 size[slot], 0, DMA_BIDIRECTIONAL,
+					 DMA_ATTR_NO_WARN);
 		if (tlb[slot] == TEST_MAP_ERROR) {
 			tlb[slot] = 0;
 			t->fails++;
@@ -180,7 +179,7 @@ static void swiotlb_test_concurrent(struct kunit *test)
 		unsigned long i;
 
 		npools++;
-		KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+		KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 		for (i = 0; i < pool->nslabs; i++) {
 			if (pool->slots[i].list !=
 			    IO_TLB_SEGSIZE - io_tlb_offset(i) ||

@@ -49,20 +49,19 @@ static void swiotlb_test_restricted_pool(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mem->can_grow);
 #endif
 
-	tlb = swiotlb_tbl_map_single(dev, page_to_phys(orig), SZ_4K, SZ_4K, 0,
-				     DMA_TO_DEVICE, 0);
+	tlb = test_tbl_map(dev, page_to_phys(orig), SZ_4K, 0, DMA_TO_DEVICE, 0);
 	KUNIT_EXPECT_NE(test, tlb, TEST_MAP_ERROR);
 	if (tlb != TEST_MAP_ERROR) {
 		KUNIT_EXPECT_GE(test, tlb, rmem.base);
 		KUNIT_EXPECT_LE(test, tlb + SZ_4K, rmem.base + rmem.size);
-		KUNIT_EXPECT_TRUE(test, is_swiotlb_buffer(dev, tlb));
+		KUNIT_EXPECT_TRUE(test, test_is_swiotlb_buffer(dev, tlb));
 		swiotlb_tbl_unmap_single(dev, tlb, SZ_4K, DMA_TO_DEVICE, 0);
 	}
 	rmem_swiotlb_device_release(&rmem, dev);
 	KUNIT_EXPECT_PTR_EQ(test, dev->dma_io_tlb_mem, &io_tlb_default_mem);
 
 	pool = &mem->defpool;
-	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+	KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 #ifdef CONFIG_DEBUG_FS
 	debugfs_remove_recursive(mem->debugfs);
 #endif
@@ -335,8 +334,8 @@ static void swiotlb_test_alloc_unaligned_pool(struct kunit *test)
 	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, false, NULL);
 	pool = &ctx->mem.defpool;
 	/* the same memory, one slot in: IO_TLB_SEGSIZE slots */
-	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page) +
-				 IO_TLB_SIZE, IO_TLB_SEGSIZE, true, 1);
+	test_init_pool(pool, page_to_phys(ctx->tlb_page) + IO_TLB_SIZE,
+		       IO_TLB_SEGSIZE, true, 1);
 	ctx->mem.nslabs = pool->nslabs;
 
 	page = swiotlb_alloc(&ctx->dev, SZ_4K);
@@ -346,10 +345,10 @@ static void swiotlb_test_alloc_unaligned_pool(struct kunit *test)
 				    "got a page that starts before the pool");
 		swiotlb_free(&ctx->dev, page, SZ_4K);
 	}
-	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+	KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 	/* back to the pool test_ctx_destroy() frees */
-	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page),
-				 2 * IO_TLB_SEGSIZE, true, 1);
+	test_init_pool(pool, page_to_phys(ctx->tlb_page), 2 * IO_TLB_SEGSIZE,
+		       true, 1);
 	ctx->mem.nslabs = pool->nslabs;
 	test_ctx_destroy(test, ctx);
 }
@@ -447,7 +446,7 @@ static void swiotlb_test_no_double_alloc(struct kunit *test)
 	dma_set_min_align_mask(&ctx->dev, 0);
 	kunit_info(test, "%u mappings\n", mapped);
 	KUNIT_EXPECT_GT(test, mapped, 500U);
-	KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+	KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 	for (i = 0; i < pool->nslabs; i++)
 		KUNIT_ASSERT_EQ_MSG(test, pool->slots[i].list,
 				    IO_TLB_SEGSIZE - io_tlb_offset(i),
@@ -534,8 +533,8 @@ static void __init swiotlb_test_exit_forgets_pool(struct kunit *test)
 	 */
 	orig = alloc_page(GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, orig);
-	tlb = swiotlb_tbl_map_single(&dev, page_to_phys(orig), SZ_4K, SZ_4K, 0,
-				     DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	tlb = test_tbl_map(&dev, page_to_phys(orig), SZ_4K, 0, DMA_TO_DEVICE,
+			   DMA_ATTR_NO_WARN);
 	if (!mem->nslabs) {
 		KUNIT_EXPECT_EQ(test, tlb, TEST_MAP_ERROR);
 	} else {

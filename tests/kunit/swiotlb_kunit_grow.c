@@ -68,8 +68,8 @@ static void swiotlb_test_pool_areas_segment(struct kunit *test)
 	 * slot 24 (a release does not move it back). 16 slots more.
 	 */
 	pool->areas[0].index = 24;
-	next = swiotlb_area_find_slots(&ctx->dev, pool, 0, ctx->orig,
-				       16 << IO_TLB_SHIFT, 0);
+	next = test_area_find_slots(&ctx->dev, pool, 0, ctx->orig,
+				    16 << IO_TLB_SHIFT, 0);
 	KUNIT_EXPECT_GE(test, next, 0);
 	KUNIT_EXPECT_LE_MSG(test, next + 16, (int)pool->area_nslabs,
 			    "slots %d-%d taken under the lock of area 0, of %u slots",
@@ -79,8 +79,8 @@ static void swiotlb_test_pool_areas_segment(struct kunit *test)
 				    (unsigned long)pool->area_nslabs,
 				    "area %u counts %lu slots used of its %u", i,
 				    pool->areas[i].used, pool->area_nslabs);
-	big = swiotlb_area_find_slots(&ctx->dev, pool, pool->nareas - 1,
-				      ctx->orig, SZ_128K, 0);
+	big = test_area_find_slots(&ctx->dev, pool, pool->nareas - 1,
+				   ctx->orig, SZ_128K, 0);
 	KUNIT_EXPECT_GE_MSG(test, big, 0,
 			    "128 KiB fits in no area of %u slots",
 			    pool->area_nslabs);
@@ -143,7 +143,7 @@ static void swiotlb_test_contig_above_limit(struct kunit *test)
 		kunit_skip(test, "needs memory above 4 GiB");
 	test_alloc_start();
 	test_mem_enc_start(limit, false);
-	page = swiotlb_alloc_tlb(NULL, bytes, limit, GFP_KERNEL);
+	page = test_alloc_tlb(NULL, bytes, limit, GFP_KERNEL);
 	test_mem_enc_stop();
 	test_alloc_stop();
 
@@ -331,7 +331,7 @@ static void swiotlb_test_decrypt_below_limit(struct kunit *test)
 	if (max_pfn <= PFN_DOWN(SZ_4G) + 1)
 		kunit_skip(test, "needs memory above 4 GiB");
 	test_mem_enc_start(limit, false);
-	page = swiotlb_alloc_tlb(NULL, PAGE_SIZE, limit, GFP_KERNEL);
+	page = test_alloc_tlb(NULL, PAGE_SIZE, limit, GFP_KERNEL);
 	test_mem_enc_stop();
 	decrypted = atomic_read(&test_mem_enc.decrypted);
 	high = atomic_read(&test_mem_enc.decrypted_high);
@@ -356,8 +356,7 @@ static void swiotlb_test_decrypt_failure_reencrypts(struct kunit *test)
 	struct page *page;
 
 	test_mem_enc_start(DMA_BIT_MASK(64), true);
-	page = swiotlb_alloc_tlb(NULL, PAGE_SIZE, DMA_BIT_MASK(64),
-				 GFP_KERNEL);
+	page = test_alloc_tlb(NULL, PAGE_SIZE, DMA_BIT_MASK(64), GFP_KERNEL);
 	test_mem_enc_stop();
 
 	KUNIT_EXPECT_NULL(test, page);

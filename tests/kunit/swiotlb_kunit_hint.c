@@ -185,9 +185,8 @@ static int test_hint_fn(void *data)
 	unsigned int i;
 
 	for (i = 0; i < TEST_HINT_OPS; i++) {
-		tlb = swiotlb_tbl_map_single(&t->ctx->dev, t->orig, SZ_4K,
-					     SZ_4K, 0, DMA_TO_DEVICE,
-					     DMA_ATTR_NO_WARN);
+		tlb = test_tbl_map(&t->ctx->dev, t->orig, SZ_4K, 0,
+				   DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
 		if (tlb == TEST_MAP_ERROR) {
 			t->errors++;
 			continue;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The helpers the cases share: the seams that record and inject what
- * swiotlb.c calls (encryption, memremap(), the release, allocations) and the
- * private allocator with a fake device that each case maps on. Included by
- * swiotlb_dynamic_kunit.c, not built on its own.
+ * swiotlb.c calls (encryption, memremap(), the release, allocations), the
+ * calls that 6.1 with the series and Debian's 6.12 spell differently, and
+ * the private allocator with a fake device that each case maps on.
+ * Included by swiotlb_dynamic_kunit.c, not built on its own.
  */
 
 /**
@@ -121,6 +122,17 @@ static int swiotlb_kunit_set_memory_encrypted(unsigned long addr,
  */
 #define TEST_SHARED_GPA_BOUNDARY	(1ULL << 46)
 
+/*
+ * Mainline removed swiotlb_unencrypted_base before the dynamic SWIOTLB was
+ * merged: there is nothing to play on 6.12, whose cases of it skip.
+ */
+static void test_set_unencrypted_base(phys_addr_t base)
+{
+#ifndef SWIOTLB_KUNIT_MAINLINE
+	WRITE_ONCE(swiotlb_unencrypted_base, base);
+#endif
+}
+
 /**
  * struct test_gpa_remap - what the memremap() and memunmap() seam saw
  * @active:	Play the isolation VM (a test case sets it, and clears it).
@@ -145,17 +157,19 @@ static __maybe_unused void test_gpa_start(void)
 	test_gpa.last_vaddr = NULL;
 	/* the fields above before the flag that makes the seam use them */
 	smp_store_release(&test_gpa.active, true);
-	WRITE_ONCE(swiotlb_unencrypted_base, TEST_SHARED_GPA_BOUNDARY);
+	test_set_unencrypted_base(TEST_SHARED_GPA_BOUNDARY);
 }
 
 static void test_gpa_stop(void)
 {
-	WRITE_ONCE(swiotlb_unencrypted_base, 0);
+	test_set_unencrypted_base(0);
 	WRITE_ONCE(test_gpa.active, false);
 }
 
-static void *swiotlb_kunit_memremap(resource_size_t offset, size_t size,
-				    unsigned long flags)
+/* Unused where swiotlb.c remaps nothing (mainline). */
+static void * __maybe_unused swiotlb_kunit_memremap(resource_size_t offset,
+						    size_t size,
+						    unsigned long flags)
 {
 	void *vaddr;
 
@@ -359,6 +373,152 @@ static unsigned long __maybe_unused swiotlb_kunit_totalhigh_pages(void)
 	return (totalhigh_pages)();
 }
 
+/*
+ * What 6.1 with the series and Debian's 6.12 (SWIOTLB_KUNIT_MAINLINE, see
+ * tests/kunit/features.txt) spell differently, so that the cases call
+ * one name with the same meaning on both.
+ */
+
+/* Slots in use in @pool: 6.12 has mem_pool_used() only without debugfs. */
+static unsigned long test_pool_used(struct io_tlb_pool *pool)
+{
+#if defined(SWIOTLB_KUNIT_USED_HIWATER) && defined(CONFIG_DEBUG_FS)
+	unsigned long used = 0;
+	unsigned int i;
+
+	for (i = 0; i < pool->nareas; i++)
+		used += READ_ONCE(pool->areas[i].used);
+	return used;
+#else
+	return mem_pool_used(pool);
+#endif
+}
+
+/* Whether @paddr is in a bounce buffer of @dev (6.12: no such helper). */
+static bool __maybe_unused test_is_swiotlb_buffer(struct device *dev,
+						  phys_addr_t paddr)
+{
+#ifdef SWIOTLB_KUNIT_POOL_LAST
+	return swiotlb_find_pool(dev, paddr);
+#else
+	return is_swiotlb_buffer(dev, paddr);
+#endif
+}
+
+/*
+ * swiotlb_tbl_map_single() of @size bytes; 6.1 takes the size twice
+ * (mapping and allocation), 6.12 once.
+ */
+static phys_addr_t test_tbl_map(struct device *dev, phys_addr_t orig,
+				size_t size, unsigned int align_mask,
+				enum dma_data_direction dir,
+				unsigned long attrs)
+{
+#ifdef SWIOTLB_KUNIT_MAP_PADDED
+	return swiotlb_tbl_map_single(dev, orig, size, align_mask, dir, attrs);
+#else
+	return swiotlb_tbl_map_single(dev, orig, size, size, align_mask, dir,
+				      attrs);
+#endif
+}
+
+/*
+ * The offset of the bounce buffer of @orig in its allocation, as this
+ * swiotlb.c computes it: the bits of @dev's min_align_mask within a slot
+ * (6.1), or all of them that @align_mask covers too, kept with padding
+ * slots (6.12).
+ */
+static unsigned int __maybe_unused test_align_offset(struct device *dev,
+						     unsigned int align_mask,
+						     phys_addr_t orig)
+{
+#ifdef SWIOTLB_KUNIT_MAP_PADDED
+	return swiotlb_align_offset(dev, align_mask, orig);
+#else
+	return swiotlb_align_offset(dev, orig);
+#endif
+}
+
+/* swiotlb_init_io_tlb_pool() on memory of the linear map at @start */
+static void test_init_pool(struct io_tlb_pool *pool, phys_addr_t start,
+			   unsigned long nslabs, bool late_alloc,
+			   unsigned int nareas)
+{
+#ifdef SWIOTLB_KUNIT_POOL_VADDR
+	swiotlb_init_io_tlb_pool(pool, start, phys_to_virt(start), nslabs,
+				 late_alloc, nareas);
+#else
+	swiotlb_init_io_tlb_pool(pool, start, nslabs, late_alloc, nareas);
+#endif
+}
+
+#ifdef CONFIG_SWIOTLB_DYNAMIC
+/* swiotlb_alloc_tlb(): 6.12 returns the CPU address through a pointer */
+static struct page *test_alloc_tlb(struct device *dev, size_t bytes,
+				   u64 phys_limit, gfp_t gfp)
+{
+#ifdef SWIOTLB_KUNIT_POOL_VADDR
+	void *vaddr;
+
+	return swiotlb_alloc_tlb(dev, bytes, phys_limit, gfp, &vaddr);
+#else
+	return swiotlb_alloc_tlb(dev, bytes, phys_limit, gfp);
+#endif
+}
+
+/* The search of one area of one pool: mainline's name for it */
+static int test_area_find_slots(struct device *dev, struct io_tlb_pool *pool,
+				int area_index, phys_addr_t orig_addr,
+				size_t alloc_size,
+				unsigned int alloc_align_mask)
+{
+#ifdef SWIOTLB_KUNIT_MAINLINE
+	return swiotlb_search_pool_area(dev, pool, area_index, orig_addr,
+					alloc_size, alloc_align_mask);
+#else
+	return swiotlb_area_find_slots(dev, pool, area_index, orig_addr,
+				       alloc_size, alloc_align_mask);
+#endif
+}
+#endif /* CONFIG_SWIOTLB_DYNAMIC */
+
+#ifdef SWIOTLB_KUNIT_POOL_OPS
+/* Patch 0020's functions that take the pool, or 6.12's (pool last) */
+static void test_pool_unmap(struct device *dev, struct io_tlb_pool *pool,
+			    phys_addr_t tlb, size_t size,
+			    enum dma_data_direction dir, unsigned long attrs)
+{
+#ifdef SWIOTLB_KUNIT_POOL_LAST
+	__swiotlb_tbl_unmap_single(dev, tlb, size, dir, attrs, pool);
+#else
+	swiotlb_pool_unmap_single(dev, pool, tlb, size, dir, attrs);
+#endif
+}
+
+static void test_pool_sync_for_device(struct device *dev,
+				      struct io_tlb_pool *pool,
+				      phys_addr_t tlb, size_t size,
+				      enum dma_data_direction dir)
+{
+#ifdef SWIOTLB_KUNIT_POOL_LAST
+	__swiotlb_sync_single_for_device(dev, tlb, size, dir, pool);
+#else
+	swiotlb_pool_sync_for_device(dev, pool, tlb, size, dir);
+#endif
+}
+
+static void test_pool_sync_for_cpu(struct device *dev,
+				   struct io_tlb_pool *pool, phys_addr_t tlb,
+				   size_t size, enum dma_data_direction dir)
+{
+#ifdef SWIOTLB_KUNIT_POOL_LAST
+	__swiotlb_sync_single_for_cpu(dev, tlb, size, dir, pool);
+#else
+	swiotlb_pool_sync_for_cpu(dev, pool, tlb, size, dir);
+#endif
+}
+#endif /* SWIOTLB_KUNIT_POOL_OPS */
+
 enum test_pool_kind {
 	KIND_NONE,
 	KIND_DEFAULT,
@@ -450,8 +610,7 @@ static struct swiotlb_test_ctx *test_ctx_create(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, ctx->orig_page);
 	ctx->orig = page_to_phys(ctx->orig_page);
 
-	swiotlb_init_io_tlb_pool(pool, page_to_phys(ctx->tlb_page), nslabs,
-				 true, 1);
+	test_init_pool(pool, page_to_phys(ctx->tlb_page), nslabs, true, 1);
 	ctx->mem.force_bounce = true;
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	spin_lock_init(&ctx->mem.lock);
@@ -469,8 +628,7 @@ static phys_addr_t test_map(struct swiotlb_test_ctx *ctx, phys_addr_t orig,
 			    size_t size, unsigned int align_mask,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	return swiotlb_tbl_map_single(&ctx->dev, orig, size, size, align_mask,
-				      dir, attrs);
+	return test_tbl_map(&ctx->dev, orig, size, align_mask, dir, attrs);
 }
 
 static void test_unmap(struct swiotlb_test_ctx *ctx, phys_addr_t tlb,
@@ -577,7 +735,7 @@ static void test_fill_check(struct kunit *test, struct swiotlb_test_ctx *ctx,
 {
 	KUNIT_ASSERT_EQ_MSG(test, bad, 0U,
 			    "filling the default pool failed or left it");
-	KUNIT_ASSERT_EQ(test, mem_pool_used(&ctx->mem.defpool),
+	KUNIT_ASSERT_EQ(test, test_pool_used(&ctx->mem.defpool),
 			ctx->mem.defpool.nslabs);
 }
 
@@ -607,7 +765,7 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&ctx->dev.dma_io_tlb_pools),
 				      "transient pools left after unmap");
 		list_for_each_entry_safe(pool, tmp, &ctx->mem.pools, node) {
-			KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+			KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 			if (pool == &ctx->mem.defpool)
 				continue;
 			spin_lock_irqsave(&ctx->mem.lock, flags);
@@ -628,7 +786,7 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 #endif
 	}
 #endif
-	KUNIT_EXPECT_EQ(test, mem_pool_used(&ctx->mem.defpool), 0UL);
+	KUNIT_EXPECT_EQ(test, test_pool_used(&ctx->mem.defpool), 0UL);
 	__free_pages(ctx->tlb_page,
 		     get_order(ctx->mem.defpool.nslabs << IO_TLB_SHIFT));
 	__free_pages(ctx->orig_page, TEST_ORIG_ORDER);

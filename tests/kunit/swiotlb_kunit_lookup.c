@@ -32,24 +32,22 @@ static void test_pool_ops_one(struct kunit *test, struct swiotlb_test_ctx *ctx,
 	bounce = pool->vaddr + (tlb - pool->start);
 
 	memset(bounce, 0xa5, SZ_4K);
-	swiotlb_pool_sync_for_cpu(&ctx->dev, pool, tlb, SZ_4K,
-				  DMA_BIDIRECTIONAL);
+	test_pool_sync_for_cpu(&ctx->dev, pool, tlb, SZ_4K, DMA_BIDIRECTIONAL);
 	KUNIT_EXPECT_EQ(test, orig[0], 0xa5);
 	KUNIT_EXPECT_EQ(test, orig[SZ_4K - 1], 0xa5);
 
 	memset(orig, 0x5a, SZ_4K);
-	swiotlb_pool_sync_for_device(&ctx->dev, pool, tlb, SZ_4K,
-				     DMA_BIDIRECTIONAL);
+	test_pool_sync_for_device(&ctx->dev, pool, tlb, SZ_4K,
+				  DMA_BIDIRECTIONAL);
 	KUNIT_EXPECT_EQ(test, bounce[0], 0x5a);
 	KUNIT_EXPECT_EQ(test, bounce[SZ_4K - 1], 0x5a);
 
 	memset(bounce, 0x3c, SZ_4K);
-	swiotlb_pool_unmap_single(&ctx->dev, pool, tlb, SZ_4K,
-				  DMA_BIDIRECTIONAL, 0);
+	test_pool_unmap(&ctx->dev, pool, tlb, SZ_4K, DMA_BIDIRECTIONAL, 0);
 	KUNIT_EXPECT_EQ(test, orig[0], 0x3c);
 	KUNIT_EXPECT_EQ(test, orig[SZ_4K - 1], 0x3c);
 	if (kind == KIND_DEFAULT)
-		KUNIT_EXPECT_EQ(test, mem_pool_used(pool), 0UL);
+		KUNIT_EXPECT_EQ(test, test_pool_used(pool), 0UL);
 #ifdef CONFIG_SWIOTLB_DYNAMIC
 	if (kind == KIND_TRANSIENT)
 		KUNIT_EXPECT_TRUE_MSG(test,
@@ -71,8 +69,8 @@ static void swiotlb_test_pool_lookup(struct kunit *test)
 	test_dev_init(nodev, &parms, &mask, NULL);
 	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(nodev,
 						  ctx->mem.defpool.start));
-	KUNIT_EXPECT_FALSE(test, is_swiotlb_buffer(nodev,
-						   ctx->mem.defpool.start));
+	KUNIT_EXPECT_FALSE(test,
+			   test_is_swiotlb_buffer(nodev, ctx->mem.defpool.start));
 
 	test_pool_ops_one(test, ctx, KIND_DEFAULT);
 #ifdef CONFIG_SWIOTLB_DYNAMIC
