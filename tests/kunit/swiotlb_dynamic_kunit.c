@@ -3,9 +3,15 @@
  * KUnit tests for the dynamic software IO TLB.
  *
  * This file is not built on its own: the test-only hook
- * (tests/kunit/swiotlb-kunit-hook.patch) includes it at the end of
+ * (tests/kunit/swiotlb-kunit-hook.patch, or on 6.12
+ * swiotlb-kunit-hook-6.12.patch) includes it at the end of
  * kernel/dma/swiotlb.c, so that the tests can see the static pool
  * structures and helpers. It is never part of the shipped series.
+ *
+ * The same suite runs on Debian's 6.12 (make kunit-mainline), whose
+ * swiotlb.c is mainline's dynamic SWIOTLB with none of our patches: the
+ * helpers of swiotlb_kunit_lib.c call what the two spell differently, and
+ * a case of a fix or feature of ours that 6.12 lacks skips there.
  *
  * Most cases work on a private struct io_tlb_mem with a small default
  * pool, so that exhausting it, growing it and freeing what grew leaves
@@ -20,7 +26,11 @@
 #include <linux/random.h>
 #include <linux/sizes.h>
 
-/* Written by scripts/kunit/kunit-tree.sh: what the series in the tree offers. */
+/*
+ * Written by scripts/kunit/kunit-tree.sh: what the series in the tree
+ * offers, or on 6.12 what mainline has in a form of its own
+ * (tests/kunit/features.txt).
+ */
 #include "swiotlb_kunit_features.h"
 
 #define TEST_MAX_FILL		160

@@ -52,6 +52,7 @@ static void swiotlb_test_pool_areas_segment(struct kunit *test)
 	unsigned int i;
 	int next, big;
 
+	test_skip_on_mainline(test, "0044: swiotlb_alloc_pool() keeps the areas asked for, however small");
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, false, NULL);
 	pool = swiotlb_alloc_pool(NULL, 4 * IO_TLB_SEGSIZE, 4 * IO_TLB_SEGSIZE,
 				  16, DMA_BIT_MASK(64), GFP_KERNEL);
@@ -407,6 +408,7 @@ static void swiotlb_test_free_in_process_context(struct kunit *test)
 	phys_addr_t tlb;
 	int i;
 
+	test_skip_on_mainline(test, "0016: it frees a transient pool in its RCU callback, in softirq context");
 	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
 	tlb = test_map_when_full_atomic(test, ctx, SZ_4K);
 	KUNIT_ASSERT_NE(test, tlb, TEST_MAP_ERROR);

@@ -379,6 +379,18 @@ static unsigned long __maybe_unused swiotlb_kunit_totalhigh_pages(void)
  * one name with the same meaning on both.
  */
 
+/*
+ * Skip a case of a fix or feature of ours that 6.12 lacks, on 6.12 only;
+ * @why names the patch and what 6.12 does instead. On every cut of the
+ * series the case runs, and fails where the cut lacks the fix.
+ */
+static void __maybe_unused test_skip_on_mainline(struct kunit *test,
+						 const char *why)
+{
+	if (IS_ENABLED(SWIOTLB_KUNIT_MAINLINE))
+		kunit_skip(test, "6.12 lacks %s", why);
+}
+
 /* Slots in use in @pool: 6.12 has mem_pool_used() only without debugfs. */
 static unsigned long test_pool_used(struct io_tlb_pool *pool)
 {
@@ -437,6 +449,24 @@ static unsigned int __maybe_unused test_align_offset(struct device *dev,
 #else
 	return swiotlb_align_offset(dev, orig);
 #endif
+}
+
+/*
+ * Whether a transient pool for a map of @orig with @align_mask on @dev
+ * has room for the alignment. Patch 0010 adds the slots that @dev's
+ * min_align_mask may make the search skip. 6.12's transient pool has the
+ * mapping's slots only (with its padding), from a page-aligned start:
+ * where @orig has bits of the min_align_mask above a slot that
+ * @align_mask does not cover, no slot of it matches, and the map fails.
+ */
+static bool __maybe_unused test_transient_fits(struct device *dev,
+					       unsigned int align_mask,
+					       phys_addr_t orig)
+{
+	if (!IS_ENABLED(SWIOTLB_KUNIT_MAINLINE))
+		return true;
+	return !(orig & dma_get_min_align_mask(dev) &
+		 ~(phys_addr_t)(align_mask | (IO_TLB_SIZE - 1)));
 }
 
 /* swiotlb_init_io_tlb_pool() on memory of the linear map at @start */
