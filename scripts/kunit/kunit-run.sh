@@ -103,9 +103,9 @@ else
 		die $EX_BUILD "the KUnit kernel did not build ($how; its error is above)"
 fi
 
-# The initramfs is the same for every kernel: on mainline the Makefile's
-# rule makes it, from 6.1's base tree as always, not from 6.12's
-# dma_map_benchmark and its header, which mk-initramfs.sh would take.
+# The initramfs is the same for every kernel. On mainline the Makefile's
+# rule makes it (from 6.1's base tree): mk-initramfs.sh on the KUnit tree
+# would build dma_map_benchmark from 6.12's source and header.
 if [ -f "$initrd" ]; then
 	:
 elif [ "$series" = "$MAINLINE_CUT" ]; then
