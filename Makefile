@@ -167,7 +167,8 @@ help:
 	@echo "                        what $(MAINLINE_VERSION) lacks skip), on a kernel of its own (DYN=, KUNIT_DEBUG=)"
 	@echo "  make kunit-kernel-mainline  build that kernel only"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
-	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails"
+	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails;"
+	@echo "                        and the suite on Debian's $(MAINLINE_VERSION) beside them, as a column that judges nothing"
 	@echo "  make check-versions   the series on every linux-source-6.1 the archive serves (VERSIONS=...):"
 	@echo "                        quilt --fuzz=0, kernel/dma/ with no warning, the QEMU kernel"
 	@echo "  make test-mainline    Debian's $(MAINLINE_VERSION) (mainline's dynamic SWIOTLB, none of our patches) in"
@@ -562,7 +563,8 @@ check-versions:
 	FRAGMENTS="$(PATCHED_FRAGMENTS)" scripts/series/check-versions.sh $(VERSIONS)
 
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
-# full series, side by side (two KUnit kernels; not in make test).
+# full series, side by side, with the suite on Debian's 6.12 beside them
+# (three KUnit kernels; not in make test).
 test-regressions: $(INITRD)
 	scripts/kunit/test-regressions.sh
 

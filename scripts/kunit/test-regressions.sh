@@ -5,19 +5,23 @@
 #
 # usage: scripts/kunit/test-regressions.sh
 #
-# Builds two KUnit kernels (scripts/kunit/kunit-run.sh v7 and full).  The full one
-# runs the whole suite in one boot.  On v7, every case named in EXPECTED_V7
+# Builds three KUnit kernels (scripts/kunit/kunit-run.sh v7, full and
+# mainline).  The full one runs the whole suite in one boot.  On v7, every case named in EXPECTED_V7
 # runs in a boot of its own (kunit.filter_glob), so that one case that
 # oopses cannot hide the others; then the whole suite runs once more in one
 # boot, for the cases that v7 passes.  A case that needs a boot of its own
 # (BOOT_ENV: kernel arguments, RAM) boots alone on both series, and its
-# full column is that boot's result.  Prints one row per case:
-#   CASE  v7-alone  v7-suite  full  bug
-# where a result is PASS, FAIL, CRASH (the boot crashed in that case),
-# TIMEOUT, or none (the case did not run).  Exits EX_OK when every case
+# full column is that boot's result.  The suite then runs on Debian's
+# 6.12 (kunit-run.sh mainline: mainline's dynamic SWIOTLB, none of our
+# patches), as one more column that judges nothing: a case of a fix of
+# ours that 6.12 lacks skips there.  Prints one row per case:
+#   CASE  v7-alone  v7-suite  full  6.12  bug
+# where a result is PASS, FAIL, SKIP, CRASH (the boot crashed in that
+# case), TIMEOUT, or none (the case did not run).  Exits EX_OK when every case
 # passes on the full series and every EXPECTED_V7 case reads FAIL, CRASH
 # or TIMEOUT on v7 alone; EX_TESTFAIL otherwise.  Not part of `make test`:
-# it costs two more kernel builds (about 10 min from a warm ccache).
+# it costs three more kernel builds (about 10 min from a warm ccache, and
+# 6.12's own objects cold).
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -78,6 +82,8 @@ v7_status=$?
 # did not build; a crash of the v7 suite is expected.
 [ "$v7_status" != "$EX_BUILD" ] ||
 	die "$v7_status" "the v7 KUnit kernel did not build (status $v7_status)"
+RESULTS_FILE=$out/mainline.txt "$PROJECT_TOP/scripts/kunit/kunit-run.sh" mainline y
+mainline_status=$?
 
 # alone SERIES CASE: boot the SERIES KUnit kernel for CASE alone, print its result.
 alone() {
@@ -105,15 +111,15 @@ for c in "${!BOOT_ENV[@]}"; do
 done
 
 status=$EX_OK
-printf '%-42s %-8s %-8s %-6s %s\n' CASE v7-alone v7-suite full "bug shown on v7 (fixed by)"
+printf '%-42s %-8s %-8s %-6s %-6s %s\n' CASE v7-alone v7-suite full 6.12 "bug shown on v7 (fixed by)"
 cases=$({ printf '%s\n' "${!EXPECTED_V7[@]}"
 	sed -n 's/^[A-Z]* [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
-		"$out/full.txt" "$out/v7.txt"; } | sort -u)
+		"$out/full.txt" "$out/v7.txt" "$out/mainline.txt"; } | sort -u)
 for c in $cases; do
 	rf=${full_alone[$c]:-$(result "$out/full.txt" "$c")}
 	r7=$(result "$out/v7.txt" "$c")
-	printf '%-42s %-8s %-8s %-6s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
-		"${EXPECTED_V7[$c]:-}"
+	printf '%-42s %-8s %-8s %-6s %-6s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
+		"$(result "$out/mainline.txt" "$c")" "${EXPECTED_V7[$c]:-}"
 	if [ "$rf" != PASS ]; then
 		echo "  $c does not pass on the full series" >&2
 		status=$EX_TESTFAIL
@@ -128,8 +134,8 @@ for c in $cases; do
 		esac
 	fi
 done
-grep -h '^FAIL [a-z0-9_-]*\.suite' "$out/v7.txt" "$out/full.txt" || true
-echo "run full: exit status $full_status; run v7 (whole suite): exit status $v7_status"
+grep -h '^FAIL [a-z0-9_-]*\.suite' "$out/v7.txt" "$out/full.txt" "$out/mainline.txt" || true
+echo "run full: exit status $full_status; run v7 (whole suite): exit status $v7_status; run 6.12: exit status $mainline_status"
 for c in "${!EXPECTED_V7[@]}"; do
 	[ "${alone[$c]}" = CRASH ] || continue
 	oops=$(grep -a -m1 -E 'BUG:|Oops|WARNING:|RIP:' "$runs/kunit-v7-$c/console.log" 2>/dev/null |
