@@ -226,64 +226,39 @@ $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
 		scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES); \
 	fi
 
-# --- configs: tinyconfig + fragments, checked after olddefconfig ---
-$(BASE_OBJ)/.config: $(BASE_SRC)/.extracted $(BASE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS)
+# --- configs and kernels ---
+# $(call kernel_rules,TREE,OBJ,FRAGMENTS,STAMP): OBJ/.config, tinyconfig
+# + FRAGMENTS checked after olddefconfig, once TREE is ready (STAMP); and
+# OBJ's bzImage from it (touch: a no-op kbuild run leaves its date alone).
+define kernel_rules
+$(2)/.config: $(4) $(3) configs/kernels.txt scripts/kernel/kconfig.sh
+	scripts/kernel/kconfig.sh --in-tree $(1) $(2) $(3)
 
-$(PATCHED_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(PATCHED_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS)
-
-$(NOSHRINK_OBJ)/.config: $(PATCHED_SRC)/.series-applied $(NOSHRINK_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(PATCHED_SRC) $(NOSHRINK_OBJ) $(NOSHRINK_FRAGMENTS)
+$(2)/$(BZ): $(2)/.config
+	scripts/kernel/build-kernel.sh $(1) $(2)
+	touch $$@
+endef
+$(eval $(call kernel_rules,$(BASE_SRC),$(BASE_OBJ),$(BASE_FRAGMENTS),$(BASE_SRC)/.extracted))
+$(eval $(call kernel_rules,$(PATCHED_SRC),$(PATCHED_OBJ),$(PATCHED_FRAGMENTS),$(PATCHED_SRC)/.series-applied))
+$(eval $(call kernel_rules,$(PATCHED_SRC),$(NOSHRINK_OBJ),$(NOSHRINK_FRAGMENTS),$(PATCHED_SRC)/.series-applied))
+$(eval $(call kernel_rules,$(MAINLINE_SRC),$(MAINLINE_OBJ),$(MAINLINE_FRAGMENTS),$(MAINLINE_SRC)/.extracted))
+$(eval $(call kernel_rules,$(KUNIT_SRC),$(KUNIT_OBJ),$(KUNIT_FRAGMENTS),$(KUNIT_SRC)/.kunit-tree))
+$(eval $(call kernel_rules,$(KUNIT_MAINLINE_SRC),$(KUNIT_MAINLINE_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_SRC)/.kunit-tree))
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
 
-# --- kernels (touch: a no-op kbuild run leaves bzImage's date alone) ---
-$(BASE_OBJ)/$(BZ): $(BASE_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(BASE_SRC) $(BASE_OBJ)
-	touch $@
-
-$(PATCHED_OBJ)/$(BZ): $(PATCHED_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(PATCHED_OBJ)
-	touch $@
-
-$(NOSHRINK_OBJ)/$(BZ): $(NOSHRINK_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(PATCHED_SRC) $(NOSHRINK_OBJ)
-	touch $@
-
 $(MAINLINE_SRC)/.extracted:
 	scripts/series/get-source.sh $(MAINLINE_SRC) $(MAINLINE_VERSION)
 
-$(MAINLINE_OBJ)/.config: $(MAINLINE_SRC)/.extracted $(MAINLINE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(MAINLINE_SRC) $(MAINLINE_OBJ) $(MAINLINE_FRAGMENTS)
-
-$(MAINLINE_OBJ)/$(BZ): $(MAINLINE_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(MAINLINE_SRC) $(MAINLINE_OBJ)
-	touch $@
-
-# The KUnit kernel's tree, config and kernel, built as the others are.
+# The KUnit kernel's tree (scripts/kunit/kunit-tree.sh): the series, the
+# test-only hook and the suite; for Debian's 6.12 its own hook and no series.
 $(KUNIT_SRC)/.kunit-tree: series $(PATCHES) $(wildcard tests/kunit/*) scripts/kunit/kunit-tree.sh scripts/series/apply-series.sh
 	scripts/kunit/kunit-tree.sh $(KUNIT_SRC) $(SERIES)
 	touch $@
 
-$(KUNIT_OBJ)/.config: $(KUNIT_SRC)/.kunit-tree $(KUNIT_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(KUNIT_SRC) $(KUNIT_OBJ) $(KUNIT_FRAGMENTS)
-
-$(KUNIT_OBJ)/$(BZ): $(KUNIT_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(KUNIT_SRC) $(KUNIT_OBJ)
-	touch $@
-
-# The KUnit kernel of Debian's 6.12: the same, from the mainline tree.
 $(KUNIT_MAINLINE_SRC)/.kunit-tree: $(wildcard tests/kunit/*) scripts/kunit/kunit-tree.sh scripts/series/get-source.sh
 	scripts/kunit/kunit-tree.sh $(KUNIT_MAINLINE_SRC) mainline
-	touch $@
-
-$(KUNIT_MAINLINE_OBJ)/.config: $(KUNIT_MAINLINE_SRC)/.kunit-tree $(KUNIT_MAINLINE_FRAGMENTS) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(KUNIT_MAINLINE_SRC) $(KUNIT_MAINLINE_OBJ) $(KUNIT_MAINLINE_FRAGMENTS)
-
-$(KUNIT_MAINLINE_OBJ)/$(BZ): $(KUNIT_MAINLINE_OBJ)/.config
-	scripts/kernel/build-kernel.sh $(KUNIT_MAINLINE_SRC) $(KUNIT_MAINLINE_OBJ)
 	touch $@
 
 kernel-base: $(BASE_OBJ)/$(BZ)
