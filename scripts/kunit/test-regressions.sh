@@ -14,8 +14,10 @@
 # full column is that boot's result.  The suite then runs on Debian's
 # 6.12 (kunit-run.sh mainline: mainline's dynamic SWIOTLB, none of our
 # patches), as one more column that judges nothing: a case of a fix of
-# ours that 6.12 lacks skips there.  Prints one row per case:
-#   CASE  v7-alone  v7-suite  full  6.12  bug
+# ours that 6.12 lacks skips there, and boots once more alone with the
+# skip turned off (swiotlb.kunit_unskip=1: does 6.12 have the bug?).
+# Prints one row per case:
+#   CASE  v7-alone  v7-suite  full  6.12  6.12-alone  bug
 # where a result is PASS, FAIL, SKIP, CRASH (the boot crashed in that
 # case), TIMEOUT, or none (the case did not run).  Exits EX_OK when every case
 # passes on the full series and every EXPECTED_V7 case reads FAIL, CRASH
@@ -85,11 +87,13 @@ v7_status=$?
 RESULTS_FILE=$out/mainline.txt "$PROJECT_TOP/scripts/kunit/kunit-run.sh" mainline y
 mainline_status=$?
 
-# alone SERIES CASE: boot the SERIES KUnit kernel for CASE alone, print its result.
+# alone SERIES CASE [VAR=VALUE...]: boot the SERIES KUnit kernel for CASE
+# alone, with its BOOT_ENV and the VAR=VALUEs, print its result.
 alone() {
 	local series=$1 c=$2 st r
 	local -a env=()
 	[ -n "${BOOT_ENV[$c]:-}" ] && read -ra env <<< "${BOOT_ENV[$c]}"
+	env+=("${@:3}")
 	: > "$out/$series-$c.txt"
 	env RESULTS_FILE="$out/$series-$c.txt" KUNIT_BOOT_ONLY=1 \
 		KUNIT_RUN="kunit-$series-$c" KUNIT_FILTER="swiotlb_dynamic*.$c" \
@@ -109,17 +113,23 @@ done
 for c in "${!BOOT_ENV[@]}"; do
 	full_alone[$c]=$(alone full "$c")
 done
+# The cases that skip on 6.12 for a fix of ours that it lacks, each alone
+# with the skip turned off: does 6.12 have the bug?
+declare -A mainline_alone=()
+while read -r c; do
+	mainline_alone[$c]=$(alone mainline "$c" KUNIT_CMDLINE=swiotlb.kunit_unskip=1 < /dev/null)
+done < <(sed -n 's/^SKIP [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\): 6\.12 lacks .*/\1/p' "$out/mainline.txt")
 
 status=$EX_OK
-printf '%-42s %-8s %-8s %-6s %-6s %s\n' CASE v7-alone v7-suite full 6.12 "bug shown on v7 (fixed by)"
+printf '%-42s %-8s %-8s %-6s %-6s %-10s %s\n' CASE v7-alone v7-suite full 6.12 6.12-alone "bug shown on v7 (fixed by)"
 cases=$({ printf '%s\n' "${!EXPECTED_V7[@]}"
 	sed -n 's/^[A-Z]* [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
 		"$out/full.txt" "$out/v7.txt" "$out/mainline.txt"; } | sort -u)
 for c in $cases; do
 	rf=${full_alone[$c]:-$(result "$out/full.txt" "$c")}
 	r7=$(result "$out/v7.txt" "$c")
-	printf '%-42s %-8s %-8s %-6s %-6s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
-		"$(result "$out/mainline.txt" "$c")" "${EXPECTED_V7[$c]:-}"
+	printf '%-42s %-8s %-8s %-6s %-6s %-10s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
+		"$(result "$out/mainline.txt" "$c")" "${mainline_alone[$c]:--}" "${EXPECTED_V7[$c]:-}"
 	if [ "$rf" != PASS ]; then
 		echo "  $c does not pass on the full series" >&2
 		status=$EX_TESTFAIL

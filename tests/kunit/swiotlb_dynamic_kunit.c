@@ -23,6 +23,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 

@@ -380,14 +380,24 @@ static unsigned long __maybe_unused swiotlb_kunit_totalhigh_pages(void)
  */
 
 /*
- * Skip a case of a fix or feature of ours that 6.12 lacks, on 6.12 only;
- * @why names the patch and what 6.12 does instead. On every cut of the
- * series the case runs, and fails where the cut lacks the fix.
+ * swiotlb.kunit_unskip=1 on the command line runs on 6.12 the cases that
+ * test_skip_on_mainline() would skip: scripts/kunit/test-regressions.sh
+ * boots each of them alone so, to see whether 6.12 has the bug that the
+ * fix of ours is for (some leave the system's swiotlb broken).
+ */
+static bool kunit_unskip;
+module_param(kunit_unskip, bool, 0444);
+
+/*
+ * Skip a case of a fix or feature of ours that 6.12 lacks, on 6.12 only
+ * and unless kunit_unskip is set; @why names the patch and what 6.12
+ * does instead. On every cut of the series the case runs, and fails where
+ * the cut lacks the fix.
  */
 static void __maybe_unused test_skip_on_mainline(struct kunit *test,
 						 const char *why)
 {
-	if (IS_ENABLED(SWIOTLB_KUNIT_MAINLINE))
+	if (IS_ENABLED(SWIOTLB_KUNIT_MAINLINE) && !kunit_unskip)
 		kunit_skip(test, "6.12 lacks %s", why);
 }
 
