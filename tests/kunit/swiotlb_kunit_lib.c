@@ -378,6 +378,11 @@ static unsigned long __maybe_unused swiotlb_kunit_totalhigh_pages(void)
  * tests/kunit/features.txt) spell differently, so that the cases call
  * one name with the same meaning on both.
  */
+#ifdef SWIOTLB_KUNIT_MAINLINE
+#define TEST_ON_MAINLINE	true
+#else
+#define TEST_ON_MAINLINE	false
+#endif
 
 /*
  * swiotlb.kunit_unskip=1 on the command line runs on 6.12 the cases that
@@ -397,7 +402,7 @@ module_param(kunit_unskip, bool, 0444);
 static void __maybe_unused test_skip_on_mainline(struct kunit *test,
 						 const char *why)
 {
-	if (IS_ENABLED(SWIOTLB_KUNIT_MAINLINE) && !kunit_unskip)
+	if (TEST_ON_MAINLINE && !kunit_unskip)
 		kunit_skip(test, "6.12 lacks %s", why);
 }
 
@@ -473,7 +478,7 @@ static bool __maybe_unused test_transient_fits(struct device *dev,
 					       unsigned int align_mask,
 					       phys_addr_t orig)
 {
-	if (!IS_ENABLED(SWIOTLB_KUNIT_MAINLINE))
+	if (!TEST_ON_MAINLINE)
 		return true;
 	return !(orig & dma_get_min_align_mask(dev) &
 		 ~(phys_addr_t)(align_mask | (IO_TLB_SIZE - 1)));
