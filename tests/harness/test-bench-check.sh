@@ -106,6 +106,12 @@ bench_dir() {
 	done
 }
 
+# case_defaults: the variables of bench_dir at their sound values.
+case_defaults() {
+	grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
+	sized_boot=512 crashed='' empty=0 stale_png=''
+}
+
 # bench_case NAME WANT [VAR=VALUE...]: the report and the checks on a
 # directory made with those variables; WANT is "pass" (every check passes)
 # or the check that must fail (bench.smoke.WANT).  PATH may be set too.
@@ -114,8 +120,7 @@ bench_case() {
 	local name=$1 want=$2 d=$tmp/$1 got fails
 	shift 2
 	(
-		grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
-		sized_boot=512 crashed='' empty=0 stale_png=''
+		case_defaults
 		for a in "$@"; do [[ $a == PATH=* ]] || eval "$a"; done
 		bench_dir "$d"
 	)
@@ -168,8 +173,8 @@ wait
 # below base, so growing against default is -10 % and resolved, and
 # noshrink against growing is within the jitter and not.
 (
-	grow=0.9 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
-	sized_boot=512 crashed='' empty=0 stale_png='' steps="growing/default noshrink/growing"
+	case_defaults
+	grow=0.9 steps="growing/default noshrink/growing"
 	bench_dir "$tmp/steps"
 )
 "$PROJECT_TOP/scripts/bench/bench-report.sh" "$tmp/steps" > "$tmp/steps.report" 2>&1
@@ -190,8 +195,8 @@ mainline_dir() {
 	local d=$tmp/$1
 	shift
 	(
-		grow=1 control=1 shrinker=1 noshrink_frees=0 grow_mem=1021880 hiwater=80 dma_hiwater=16
-		sized_boot=512 crashed='' empty=0 stale_png='' extra="mainline mainlinegrow"
+		case_defaults
+		extra="mainline mainlinegrow"
 		steps="default/mainline growing/mainlinegrow"
 		for a in "$@"; do eval "$a"; done
 		bench_dir "$d"
