@@ -43,8 +43,9 @@ kunit=$top/tests/kunit
 if [ "$series" = "$MAINLINE_CUT" ]; then
 	# Debian's 6.12: no series to apply (get-source.sh refuses a tree
 	# that holds another version), and the hook with 6.12's context.
-	"$top/scripts/series/get-source.sh" "$tree" 6.12
-	hook=$kunit/swiotlb-kunit-hook-6.12.patch
+	version=$(make_var MAINLINE_VERSION)
+	"$top/scripts/series/get-source.sh" "$tree" "$version"
+	hook=$kunit/swiotlb-kunit-hook-$version.patch
 else
 	# A tree patched with another version of the series starts over.
 	if [ -f "$tree/.series-applied" ] &&
