@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Port check "checkpatch": the tree's scripts/checkpatch.pl reports no error
 # on any patch of the series, and exactly the warnings that the allow-list
-# records, no more and no fewer.
+# records, no more and no fewer; and none on our fixes for 6.12.
 #
 # usage: scripts/checks/check-checkpatch.sh [SERIES]
 #
@@ -147,8 +147,22 @@ for p in $("$PROJECT_TOP/scripts/series/list-series.sh" "$SERIES"); do
 	unset seen
 done
 
+# Our fixes for 6.12 (the Makefile's MAINLINE_FIXES) have no original:
+# each must be clean.
+fixdir=$(make_var MAINLINE_FIXES)
+nfixes=0
+for p in "$PROJECT_TOP/$fixdir"/*.patch; do
+	[ -f "$p" ] || continue
+	pname=$fixdir/$(basename "$p")
+	nfixes=$((nfixes + 1))
+	echo "== $pname" >> "$log"
+	while read -r e; do
+		[ -z "$e" ] || problems+=("$pname: $e")
+	done < <(cp_types "$p")
+done
+
 if [ ${#problems[@]} -eq 0 ]; then
-	record PASS "$name" "no errors; the $allowed warnings that $allow_name records${seeds:+, each shared by its v7 original}"
+	record PASS "$name" "no errors; the $allowed warnings that $allow_name records${seeds:+, each shared by its v7 original}; the $nfixes patches of $fixdir clean"
 	exit 0
 fi
 printf '  %s\n' "${problems[@]}" >&2

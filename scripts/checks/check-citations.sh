@@ -6,7 +6,7 @@
 #
 # usage: scripts/checks/check-citations.sh
 #
-# Reads the patches, patches/PORTING.md, docs/*.md, README.md and the KUnit
+# Reads the patches (ours for 6.12 too), patches/PORTING.md, docs/*.md, README.md and the KUnit
 # suite, each with its lines joined (a subject may wrap), and fails when:
 # - a commit id (12 to 40 hex digits, at least one of them a letter) is
 #   not in the list;
@@ -62,7 +62,7 @@ joined() {
 }
 
 shopt -s nullglob
-files=("$root"/patches/*.patch "$root"/patches/PORTING.md "$root"/docs/*.md
+files=("$root"/patches/*.patch "$root"/patches/*/*.patch "$root"/patches/PORTING.md "$root"/docs/*.md
 	"$root"/README.md "$root"/tests/kunit/*.c "$root"/tests/kunit/*.h)
 : > "$tmp/cited"
 for f in "${files[@]}"; do
