@@ -88,6 +88,13 @@ KUNIT_MAINLINE_SRC := $(B)/src/kunit-mainline
 KUNIT_MAINLINE_OBJ := $(call kunit_obj,mainline,$(DYN),$(KUNIT_DEBUG))
 KUNIT_MAINLINE_FRAGMENTS := $(if $(filter y,$(DYN)),$(MAINLINE_FRAGMENTS),$(call fragments,kunit-dynn)) \
 	$(if $(filter 1,$(KUNIT_DEBUG)),configs/debug.config)
+# Our fixes for bugs of mainline's code that the suite shows on 6.12, in
+# the order of their series file (docs/MAINLINE-FIXES.md), and the KUnit
+# kernel of 6.12 with them and nothing else (make kunit-mainline-fixes;
+# scripts/kunit/kunit-tree.sh TREE mainline-fixes).
+MAINLINE_FIXES := patches/$(MAINLINE_VERSION)
+KUNIT_MAINLINE_FIXES_SRC := $(B)/src/kunit-mainline-fixes
+KUNIT_MAINLINE_FIXES_OBJ := $(call kunit_obj,mainline-fixes,$(DYN),$(KUNIT_DEBUG))
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
 export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
@@ -103,7 +110,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	kunit-mainline kunit-kernel-mainline \
+	kunit-mainline kunit-kernel-mainline kunit-mainline-fixes kunit-kernel-mainline-fixes \
 	qemu-compare bench bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -166,6 +173,8 @@ help:
 	@echo "  make kunit-mainline   the KUnit suite on Debian's $(MAINLINE_VERSION) (none of our patches; the cases of"
 	@echo "                        what $(MAINLINE_VERSION) lacks skip), on a kernel of its own (DYN=, KUNIT_DEBUG=)"
 	@echo "  make kunit-kernel-mainline  build that kernel only"
+	@echo "  make kunit-mainline-fixes  the same on $(MAINLINE_VERSION) with our fixes for mainline's code ($(MAINLINE_FIXES))"
+	@echo "  make kunit-kernel-mainline-fixes  build that kernel only"
 	@echo "  make test-regressions each KUnit case of a v7 bug in a boot of its own on SERIES=v7, and the"
 	@echo "                        suite on full: FAIL/CRASH on v7 and PASS on full, or the target fails;"
 	@echo "                        and the suite on Debian's $(MAINLINE_VERSION) beside them, as a column that judges nothing"
@@ -244,6 +253,7 @@ $(eval $(call kernel_rules,$(PATCHED_SRC),$(NOSHRINK_OBJ),$(NOSHRINK_FRAGMENTS),
 $(eval $(call kernel_rules,$(MAINLINE_SRC),$(MAINLINE_OBJ),$(MAINLINE_FRAGMENTS),$(MAINLINE_SRC)/.extracted))
 $(eval $(call kernel_rules,$(KUNIT_SRC),$(KUNIT_OBJ),$(KUNIT_FRAGMENTS),$(KUNIT_SRC)/.kunit-tree))
 $(eval $(call kernel_rules,$(KUNIT_MAINLINE_SRC),$(KUNIT_MAINLINE_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_SRC)/.kunit-tree))
+$(eval $(call kernel_rules,$(KUNIT_MAINLINE_FIXES_SRC),$(KUNIT_MAINLINE_FIXES_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_FIXES_SRC)/.kunit-tree))
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -261,12 +271,17 @@ $(KUNIT_MAINLINE_SRC)/.kunit-tree: $(wildcard tests/kunit/*) scripts/kunit/kunit
 	scripts/kunit/kunit-tree.sh $(KUNIT_MAINLINE_SRC) mainline
 	touch $@
 
+$(KUNIT_MAINLINE_FIXES_SRC)/.kunit-tree: $(wildcard tests/kunit/* $(MAINLINE_FIXES)/*) scripts/kunit/kunit-tree.sh scripts/series/get-source.sh
+	scripts/kunit/kunit-tree.sh $(KUNIT_MAINLINE_FIXES_SRC) mainline-fixes
+	touch $@
+
 kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
 kernel-mainline: $(MAINLINE_OBJ)/$(BZ)
 kunit-kernel: $(KUNIT_OBJ)/$(BZ)
 kunit-kernel-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ)
+kunit-kernel-mainline-fixes: $(KUNIT_MAINLINE_FIXES_OBJ)/$(BZ)
 
 # --- initramfs: busybox, fio, dma_map_benchmark, tests/guest, tests/fio ---
 $(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/vm/mk-initramfs.sh
@@ -485,6 +500,13 @@ kunit-preempt: $(KUNIT_OBJ)/$(BZ) $(INITRD)
 # build of its own, as for make test-mainline.
 kunit-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ) $(INITRD)
 	KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh mainline $(DYN)
+
+# The same suite on 6.12 with our fixes for mainline's code
+# ($(MAINLINE_FIXES)): the cases of those fixes run, where 6.12 skips them
+# (make test-regressions also boots each alone on both, to show the bug
+# and the fix).
+kunit-mainline-fixes: $(KUNIT_MAINLINE_FIXES_OBJ)/$(BZ) $(INITRD)
+	KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh mainline-fixes $(DYN)
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the

@@ -67,16 +67,24 @@ record() {
 # No cut of the series: nothing applies it, so list-series.sh --cuts,
 # the Makefile's SERIES and every other SERIES= refuse it.
 MAINLINE_CUT=mainline
+# MAINLINE_FIXES_CUT: the same 6.12 with our fixes for mainline's code
+# (the Makefile's MAINLINE_FIXES, patches/6.12/series) and nothing else.
+MAINLINE_FIXES_CUT=mainline-fixes
+
+# is_mainline SERIES: whether SERIES is one of the two names of 6.12.
+is_mainline() {
+	[ "$1" = "$MAINLINE_CUT" ] || [ "$1" = "$MAINLINE_FIXES_CUT" ]
+}
 
 # need_cut [--mainline] SERIES: die with EX_USAGE unless SERIES is a cut
 # of the series (scripts/series/list-series.sh --cuts owns the list), or,
 # with --mainline (scripts/kunit/kunit-tree.sh and kunit-run.sh only),
-# MAINLINE_CUT.
+# MAINLINE_CUT or MAINLINE_FIXES_CUT.
 need_cut() {
 	local cuts
 	cuts=$("$PROJECT_TOP/scripts/series/list-series.sh" --cuts)
 	if [ "$1" = --mainline ]; then
-		cuts="$cuts $MAINLINE_CUT"
+		cuts="$cuts $MAINLINE_CUT $MAINLINE_FIXES_CUT"
 		shift
 	fi
 	[[ " $cuts " == *" $1 "* ]] || die $EX_USAGE "SERIES must be one of $cuts, not '$1'"

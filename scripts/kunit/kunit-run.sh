@@ -6,7 +6,9 @@
 # usage: scripts/kunit/kunit-run.sh [SERIES] [y|n]
 #   SERIES  the cut of the series the kernel is built from (default full;
 #           scripts/series/list-series.sh --cuts lists them), or mainline
-#           (lib.sh's MAINLINE_CUT): Debian's 6.12, none of our patches
+#           (lib.sh's MAINLINE_CUT): Debian's 6.12, none of our patches,
+#           or mainline-fixes (MAINLINE_FIXES_CUT): 6.12 with our fixes
+#           for mainline's code and nothing else
 #   y|n      CONFIG_SWIOTLB_DYNAMIC (default y)
 #
 # The tree is build/src/kunit-SERIES, made by scripts/kunit/kunit-tree.sh:
@@ -19,7 +21,9 @@
 # as they make the other kernels.  On mainline the tree is
 # build/src/kunit-mainline (kunit-tree.sh TREE mainline: 6.12 and its own
 # hook), the config the mainline kernel's (DYN=n: kunit-dynn's), and the
-# Makefile's KUNIT_MAINLINE_* and make kunit-kernel-mainline build it.
+# Makefile's KUNIT_MAINLINE_* and make kunit-kernel-mainline build it;
+# on mainline-fixes, KUNIT_MAINLINE_FIXES_* and
+# make kunit-kernel-mainline-fixes, the same with the fixes.
 # The VM has no disk (nothing else may bounce while the suite swaps the
 # system's allocator) and 5 GiB of RAM, so that the 32-bit DMA mask case
 # has memory above 4 GiB to avoid.
@@ -62,9 +66,12 @@ top=$PROJECT_TOP
 build=$BUILD_DIR
 # The Makefile's variables and target of this kernel: KUNIT_* and
 # kunit-kernel for a cut, KUNIT_MAINLINE_* and kunit-kernel-mainline for
-# Debian's 6.12, which is no SERIES of the Makefile (any cut will do).
+# Debian's 6.12, which is no SERIES of the Makefile (any cut will do);
+# KUNIT_MAINLINE_FIXES_* and kunit-kernel-mainline-fixes for it fixed.
 if [ "$series" = "$MAINLINE_CUT" ]; then
 	make_series=full var=KUNIT_MAINLINE target=kunit-kernel-mainline
+elif [ "$series" = "$MAINLINE_FIXES_CUT" ]; then
+	make_series=full var=KUNIT_MAINLINE_FIXES target=kunit-kernel-mainline-fixes
 else
 	make_series=$series var=KUNIT target=kunit-kernel
 fi
@@ -94,7 +101,7 @@ if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 else
 	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
 	# build-kernel.sh), as it builds the other kernels.
-	if [ "$series" = "$MAINLINE_CUT" ]; then
+	if is_mainline "$series"; then
 		how="make $target DYN=$dyn"
 	else
 		how="make $target SERIES=$series DYN=$dyn"
@@ -108,7 +115,7 @@ fi
 # would build dma_map_benchmark from 6.12's source and header.
 if [ -f "$initrd" ]; then
 	:
-elif [ "$series" = "$MAINLINE_CUT" ]; then
+elif is_mainline "$series"; then
 	kunit_make initramfs || die $EX_BUILD "no initramfs (make initramfs; its error is above)"
 else
 	"$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"

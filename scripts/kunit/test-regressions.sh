@@ -5,25 +5,30 @@
 #
 # usage: scripts/kunit/test-regressions.sh
 #
-# Builds three KUnit kernels (scripts/kunit/kunit-run.sh v7, full and
-# mainline).  The full one runs the whole suite in one boot.  On v7, every case named in EXPECTED_V7
+# Builds four KUnit kernels (scripts/kunit/kunit-run.sh v7, full,
+# mainline and mainline-fixes).  The full one runs the whole suite in one boot.  On v7, every case named in EXPECTED_V7
 # runs in a boot of its own (kunit.filter_glob), so that one case that
 # oopses cannot hide the others; then the whole suite runs once more in one
 # boot, for the cases that v7 passes.  A case that needs a boot of its own
 # (BOOT_ENV: kernel arguments, RAM) boots alone on both series, and its
 # full column is that boot's result.  The suite then runs on Debian's
 # 6.12 (kunit-run.sh mainline: mainline's dynamic SWIOTLB, none of our
-# patches), as one more column that judges nothing: a case of a fix of
-# ours that 6.12 lacks skips there, and boots once more alone with the
-# skip turned off (swiotlb.kunit_unskip=1: does 6.12 have the bug?).
+# patches) and on 6.12 with our fixes for mainline's code
+# (mainline-fixes, the Makefile's MAINLINE_FIXES).  A case of a fix of
+# ours that 6.12 lacks skips on both ("6.12 lacks ..."), and boots once
+# more alone on each with the skip turned off (swiotlb.kunit_unskip=1):
+# it must fail, crash or time out on 6.12 (6.12 has the bug) and pass
+# with the fixes (the fix for 6.12 mends it).
 # Prints one row per case:
-#   CASE  v7-alone  v7-suite  full  6.12  6.12-alone  bug
+#   CASE  v7-alone  v7-suite  full  6.12  6.12-alone  6.12+fixes-alone  bug
 # where a result is PASS, FAIL, SKIP, CRASH (the boot crashed in that
 # case), TIMEOUT, or none (the case did not run).  Exits EX_OK when every case
-# passes on the full series and every EXPECTED_V7 case reads FAIL, CRASH
-# or TIMEOUT on v7 alone; EX_TESTFAIL otherwise.  Not part of `make test`:
-# it costs three more kernel builds (about 10 min from a warm ccache, and
-# 6.12's own objects cold).
+# passes on the full series, every EXPECTED_V7 case reads FAIL, CRASH
+# or TIMEOUT on v7 alone, every case that skips on 6.12 for a fix it lacks
+# does so alone on 6.12 and passes alone with the fixes, and no case
+# fails in the suite on 6.12 with the fixes; EX_TESTFAIL otherwise.  Not
+# part of `make test`: it costs four more kernel builds (about 12 min
+# from a warm ccache, and 6.12's own objects cold).
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -86,6 +91,8 @@ v7_status=$?
 	die "$v7_status" "the v7 KUnit kernel did not build (status $v7_status)"
 RESULTS_FILE=$out/mainline.txt "$PROJECT_TOP/scripts/kunit/kunit-run.sh" mainline y
 mainline_status=$?
+RESULTS_FILE=$out/mainline-fixes.txt "$PROJECT_TOP/scripts/kunit/kunit-run.sh" mainline-fixes y
+fixes_status=$?
 
 # alone SERIES CASE [VAR=VALUE...]: boot the SERIES KUnit kernel for CASE
 # alone, with its BOOT_ENV and the VAR=VALUEs, print its result.
@@ -114,22 +121,25 @@ for c in "${!BOOT_ENV[@]}"; do
 	full_alone[$c]=$(alone full "$c")
 done
 # The cases that skip on 6.12 for a fix of ours that it lacks, each alone
-# with the skip turned off: does 6.12 have the bug?
-declare -A mainline_alone=()
+# with the skip turned off: does 6.12 have the bug, and do our fixes for
+# 6.12 mend it?
+declare -A mainline_alone=() fixes_alone=()
 while read -r c; do
 	mainline_alone[$c]=$(alone mainline "$c" KUNIT_CMDLINE=swiotlb.kunit_unskip=1 < /dev/null)
+	fixes_alone[$c]=$(alone mainline-fixes "$c" KUNIT_CMDLINE=swiotlb.kunit_unskip=1 < /dev/null)
 done < <(sed -n 's/^SKIP [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\): 6\.12 lacks .*/\1/p' "$out/mainline.txt")
 
 status=$EX_OK
-printf '%-42s %-8s %-8s %-6s %-6s %-10s %s\n' CASE v7-alone v7-suite full 6.12 6.12-alone "bug shown on v7 (fixed by)"
+printf '%-42s %-8s %-8s %-6s %-6s %-10s %-16s %s\n' CASE v7-alone v7-suite full 6.12 6.12-alone 6.12+fixes-alone "bug shown on v7 (fixed by)"
 cases=$({ printf '%s\n' "${!EXPECTED_V7[@]}"
 	sed -n 's/^[A-Z]* [a-z0-9_-]*\.\(swiotlb_test_[a-z0-9_]*\).*/\1/p' \
 		"$out/full.txt" "$out/v7.txt" "$out/mainline.txt"; } | sort -u)
 for c in $cases; do
 	rf=${full_alone[$c]:-$(result "$out/full.txt" "$c")}
 	r7=$(result "$out/v7.txt" "$c")
-	printf '%-42s %-8s %-8s %-6s %-6s %-10s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
-		"$(result "$out/mainline.txt" "$c")" "${mainline_alone[$c]:--}" "${EXPECTED_V7[$c]:-}"
+	printf '%-42s %-8s %-8s %-6s %-6s %-10s %-16s %s\n' "$c" "${alone[$c]:--}" "$r7" "$rf" \
+		"$(result "$out/mainline.txt" "$c")" "${mainline_alone[$c]:--}" "${fixes_alone[$c]:--}" \
+		"${EXPECTED_V7[$c]:-}"
 	if [ "$rf" != PASS ]; then
 		echo "  $c does not pass on the full series" >&2
 		status=$EX_TESTFAIL
@@ -144,8 +154,25 @@ for c in $cases; do
 		esac
 	fi
 done
-grep -h '^FAIL [a-z0-9_-]*\.suite' "$out/v7.txt" "$out/full.txt" "$out/mainline.txt" || true
-echo "run full: exit status $full_status; run v7 (whole suite): exit status $v7_status; run 6.12: exit status $mainline_status"
+for c in "${!mainline_alone[@]}"; do
+	case "${mainline_alone[$c]}" in
+	FAIL|CRASH|TIMEOUT) ;;
+	*)
+		echo "  $c skips on 6.12 for a fix it lacks, yet alone it reads ${mainline_alone[$c]} there" >&2
+		status=$EX_TESTFAIL
+		;;
+	esac
+	if [ "${fixes_alone[$c]}" != PASS ]; then
+		echo "  $c reads ${fixes_alone[$c]} on 6.12 with the fixes of $(make_var MAINLINE_FIXES)" >&2
+		status=$EX_TESTFAIL
+	fi
+done
+if [ ! -s "$out/mainline-fixes.txt" ] || grep -q '^FAIL ' "$out/mainline-fixes.txt"; then
+	echo "  the suite on 6.12 with the fixes: a case failed, or none ran (exit status $fixes_status)" >&2
+	status=$EX_TESTFAIL
+fi
+grep -h '^FAIL [a-z0-9_-]*\.suite' "$out/v7.txt" "$out/full.txt" "$out/mainline.txt" "$out/mainline-fixes.txt" || true
+echo "run full: exit status $full_status; run v7 (whole suite): exit status $v7_status; run 6.12: exit status $mainline_status; run 6.12 with the fixes: exit status $fixes_status"
 for c in "${!EXPECTED_V7[@]}"; do
 	[ "${alone[$c]}" = CRASH ] || continue
 	oops=$(grep -a -m1 -E 'BUG:|Oops|WARNING:|RIP:' "$runs/kunit-v7-$c/console.log" 2>/dev/null |

@@ -12,7 +12,10 @@
 #   - on a toy 6.12 (SERIES=mainline) that has every name too: a #define
 #     for each line whose PATCH is "mainline" and for no other; a cut has
 #     none of those;
-#   - a mainline name missing there: exit 1, the name in the message.
+#   - a mainline name missing there: exit 1, the name in the message;
+#   - on a toy 6.12 with our fixes (SERIES=mainline-fixes, its stamp the
+#     fixes of patches/6.12 in their order): the mainline macros and
+#     SWIOTLB_KUNIT_MAINLINE_FIXES, which plain 6.12 does not get.
 # Records harness.kunit-tree.CASE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +32,12 @@ toy() {
 	local t=$tmp/$1 macro file name _
 	mkdir -p "$t/kernel/dma" "$t/include/linux"
 	touch "$t/.extracted"
-	if [ "$1" = "$MAINLINE_CUT" ]; then
+	if is_mainline "$1"; then
 		printf 'kernelversion:\n\t@echo 6.12.118\n' > "$t/Makefile"
 		cp "$PROJECT_TOP/tests/kunit/swiotlb-kunit-hook-6.12.patch" "$t/.kunit-hook"
+		[ "$1" = "$MAINLINE_CUT" ] ||
+			sed '/^#/d; s|^|'"$PROJECT_TOP/$(make_var MAINLINE_FIXES)"'/|' \
+				"$PROJECT_TOP/$(make_var MAINLINE_FIXES)/series" | xargs cat > "$t/.mainline-fixes"
 	else
 		printf 'kernelversion:\n\t@echo 6.1.192\n' > "$t/Makefile"
 		# shellcheck disable=SC2046 # patch paths have no spaces
@@ -102,4 +108,13 @@ else
 fi
 sed -i '/tlb_vaddr/d' "$tmp/$MAINLINE_CUT/kernel/dma/swiotlb.c"
 tree_case mainline-name-missing "$MAINLINE_CUT" 1 "tlb_vaddr is not in kernel/dma/swiotlb.c of the mainline tree"
+
+toy "$MAINLINE_FIXES_CUT"
+tree_case mainline-fixes "$MAINLINE_FIXES_CUT" 0 "#define SWIOTLB_KUNIT_MAINLINE_FIXES 1"
+if grep -q SWIOTLB_KUNIT_MAINLINE_FIXES "$tmp/$MAINLINE_CUT/kernel/dma/swiotlb_kunit_features.h"; then
+	record FAIL harness.kunit-tree.fixes-only "plain 6.12 runs the cases of our fixes for it"
+	status=1
+else
+	record PASS harness.kunit-tree.fixes-only "SWIOTLB_KUNIT_MAINLINE_FIXES on 6.12 with the fixes only"
+fi
 exit $status

@@ -92,7 +92,7 @@ static void swiotlb_test_unencrypted_grow(struct kunit *test)
 	phys_addr_t tlb;
 	int i;
 
-	test_skip_on_mainline(test, "swiotlb_unencrypted_base (mainline removed it before the dynamic SWIOTLB), and so 0023");
+	test_skip_without_unencrypted_base(test);
 	ctx = test_ctx_create(test, IO_TLB_SEGSIZE, true, swiotlb_dyn_alloc);
 	test_fill_default_pool(test, ctx);
 	test_gpa_start();
@@ -143,7 +143,7 @@ static void swiotlb_test_unencrypted_transient(struct kunit *test)
 	unsigned int bad;
 	int index;
 
-	test_skip_on_mainline(test, "swiotlb_unencrypted_base (mainline removed it before the dynamic SWIOTLB), and so 0023");
+	test_skip_without_unencrypted_base(test);
 	ctx = test_ctx_create(test, 2 * IO_TLB_SEGSIZE, true, NULL);
 	test_gpa_start();
 	spin_lock_irqsave(&test_lock, flags);

@@ -133,6 +133,18 @@ static void test_set_unencrypted_base(phys_addr_t base)
 #endif
 }
 
+/*
+ * Skip a case of swiotlb_unencrypted_base on 6.12, for good: it tests a
+ * mechanism that 6.12 does not have, not a bug that 6.12 might have, so
+ * swiotlb.kunit_unskip=1 does not run it (see test_skip_on_mainline()).
+ */
+static void __maybe_unused test_skip_without_unencrypted_base(struct kunit *test)
+{
+#ifdef SWIOTLB_KUNIT_MAINLINE
+	kunit_skip(test, "6.12 has no swiotlb_unencrypted_base (mainline removed it before the dynamic SWIOTLB), which 0023 fixes");
+#endif
+}
+
 /**
  * struct test_gpa_remap - what the memremap() and memunmap() seam saw
  * @active:	Play the isolation VM (a test case sets it, and clears it).
@@ -394,16 +406,19 @@ static bool kunit_unskip;
 module_param(kunit_unskip, bool, 0444);
 
 /*
- * Skip a case of a fix or feature of ours that 6.12 lacks, on 6.12 only
- * and unless kunit_unskip is set; @why names the patch and what 6.12
- * does instead. On every cut of the series the case runs, and fails where
- * the cut lacks the fix.
+ * Skip a case of a fix of ours that 6.12 lacks, on 6.12 only and unless
+ * kunit_unskip is set; @why names the patch and what 6.12 does instead.
+ * On every cut of the series the case runs, and fails where the cut
+ * lacks the fix; on 6.12 with our fixes for it (SWIOTLB_KUNIT_MAINLINE_FIXES,
+ * patches/6.12/) it runs too.
  */
 static void __maybe_unused test_skip_on_mainline(struct kunit *test,
 						 const char *why)
 {
+#ifndef SWIOTLB_KUNIT_MAINLINE_FIXES
 	if (TEST_ON_MAINLINE && !kunit_unskip)
 		kunit_skip(test, "6.12 lacks %s", why);
+#endif
 }
 
 /* Slots in use in @pool: 6.12 has mem_pool_used() only without debugfs. */
