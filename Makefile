@@ -147,7 +147,7 @@ help:
 	@echo "                        dma_map_benchmark (make bench runs the same slots among its own)"
 	@echo "  make bench-pools      lookup and map cost against 1-256 pools (the search hint at the room, and"
 	@echo "                        stale), 10 rounds under icount, and the pools of a 256 MiB burst,"
-	@echo "                        SERIES=noscale vs full (two KUnit kernels)"
+	@echo "                        SERIES=noscale vs full, and full vs Debian's $(MAINLINE_VERSION) (three KUnit kernels)"
 	@echo "  make bench-timeline   the swiotlb second by second through spike, idle, trickle, pressure, spike:"
 	@echo "                        full series vs. without CONFIG_SWIOTLB_SHRINK, table and chart (2 VMs)"
 	@echo "  make bench SMP=4      any bench with 4 vCPUs (backports' QEMU 10.0, fetched, not installed)"
@@ -318,7 +318,7 @@ BENCH_ENV = BENCH_SMP=$(BENCH_SMP) $(if $(BENCH_QEMU),QEMU=$(BENCH_QEMU) QEMU_MA
 # the growing case without the shrinker (noshrink), for the table of memory
 # against bandwidth.
 # With the full series, make bench also runs the pool-count bench of
-# bench-pools (its own two KUnit kernels), into $(BENCH_OUT)-pools, and the
+# bench-pools (its own three KUnit kernels), into $(BENCH_OUT)-pools, and the
 # timeline of bench-timeline (the kernel without the shrinker), into
 # $(BENCH_OUT)-timeline.  The vCPUs differ on purpose: the fio bench runs
 # one vCPU under icount unless SMP is given (bookworm's QEMU 7.2 hangs
@@ -412,9 +412,10 @@ pass-rates: $(PATCHED_OBJ)/$(BZ) $(NOSHRINK_OBJ)/$(BZ) $(INITRD)
 	done; exit $$status
 
 # The cost of a lookup, and of a map and unmap, against the number of
-# pools: the KUnit benchmark case on SERIES=noscale and on the full series,
-# in one run (two KUnit kernels, built by scripts/kunit/kunit-run.sh, and
-# booted under icount); scripts/bench/pools-report.sh judges it.
+# pools: the KUnit benchmark case on SERIES=noscale, on the full series and
+# on Debian's 6.12, in one run (three KUnit kernels, built by
+# scripts/kunit/kunit-run.sh, and booted under icount);
+# scripts/bench/pools-report.sh judges it.
 bench-pools: $(INITRD)
 	scripts/bench/bench-pools.sh $(BENCH_OUT)-pools
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The report of make bench-pools (scripts/bench/bench-pools.sh), from the
-# bench: lines of its KUnit boots in OUTDIR/pools.json.
+# bench: lines of its KUnit boots in OUTDIR/pools.json: SERIES=noscale,
+# the full series, and Debian's 6.12 (series "mainline").
 #
 # usage: scripts/bench/pools-report.sh OUTDIR
 #
@@ -10,16 +11,28 @@
 # its sign-test interval), on SERIES=noscale and on the full series.  A
 # goal, "at most 10 % more at 256 pools than at 1", is met when the
 # interval's top is at most +10 %, missed when its bottom is above, and
-# not resolvable otherwise.  Writes, and prints the first:
+# not resolvable otherwise.  A map and unmap on the full series is
+# compared with the same on 6.12 at each pool count, round i of the one
+# kernel with round i of the other: the two boot one after the other, so
+# the pairs are by round index across two boots, not interleaved (under
+# icount a round varies by less than 0.1 %).  A goal, "cheaper on the
+# full series than on 6.12 at 64 pools or more", with the hint at the
+# room and with a stale hint, is met when the interval of full/6.12 is
+# below 1, missed when its bottom is at 1 or above, and not resolvable
+# otherwise.  Writes, and prints the first:
 #   OUTDIR/pools.md     the tables and the verdicts
-#   OUTDIR/ratios.json  paired-ci.py's comparison per series and operation
-#   OUTDIR/goals.txt    "SERIES OPERATION VERDICT" per series and goal
-#   OUTDIR/pools.png    ns against pools, both axes log scale, if gnuplot
-#                       is installed; EX_MISSING at the end if not
+#   OUTDIR/ratios.json  paired-ci.py's comparison per series and operation,
+#                       and of full against 6.12 per operation and count
+#   OUTDIR/goals.txt    "SERIES OPERATION VERDICT" per series and goal;
+#                       against 6.12 "full-vs-6.12 map_unmap_stale_ps@64 met"
+#   OUTDIR/pools.png    ns against pools, both axes log scale (6.12's
+#                       map+unmap too), if gnuplot is installed;
+#                       EX_MISSING at the end if not
 # A missed goal is a finding, in the table.  Exit status: EX_OK,
 # EX_MISSING (no gnuplot), or EX_TESTFAIL when pools.json lacks a line:
-# fewer than 10 rounds, a pool count or an operation missing, no walk
-# steps, no burst.
+# fewer than 10 rounds, a pool count or an operation missing (on any of
+# the three kernels), no walk steps or no burst (noscale and full; 6.12
+# need not have them), or fewer than 10 rounds that full and 6.12 share.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -31,17 +44,23 @@ need_tools "apt-get install jq" jq
 rounds_min=10
 counts="1 16 64 256"
 metrics="find_default_ps find_newest_ps find_oldest_ps find_nobounce_ps map_unmap_hint_ps map_unmap_stale_ps"
+# Against 6.12: these operations, with a goal from this pool count up.
+vs_metrics="map_unmap_stale_ps map_unmap_hint_ps"
+vs_pools_min=64
 rm -f "$out"/pools.md "$out"/ratios.json "$out"/goals.txt \
 	"$out"/pools.png "$out"/pools-*.dat
 rm -rf "$out/ci"
 mkdir -p "$out/ci"
 
-# Complete lines, or nothing is judged.
-for series in noscale full; do
-	n=$(jq --arg s "$series" '[.[] | select(.series == $s and has("steps_map_stale"))] | length' "$out/pools.json")
-	[ "$n" -eq 4 ] || die $EX_TESTFAIL "SERIES=$series: want 4 lines of walk steps, got $n ($out/pools.json)"
-	n=$(jq --arg s "$series" '[.[] | select(.series == $s and has("grow_to_mib"))] | length' "$out/pools.json")
-	[ "$n" -eq 1 ] || die $EX_TESTFAIL "SERIES=$series: want 1 burst line, got $n ($out/pools.json)"
+# Complete lines, or nothing is judged.  6.12 (mainline) has the same
+# round lines; its walk steps and its burst are not judged.
+{ for series in noscale full mainline; do
+	if [ "$series" != mainline ]; then
+		n=$(jq --arg s "$series" '[.[] | select(.series == $s and has("steps_map_stale"))] | length' "$out/pools.json")
+		[ "$n" -eq 4 ] || die $EX_TESTFAIL "SERIES=$series: want 4 lines of walk steps, got $n ($out/pools.json)"
+		n=$(jq --arg s "$series" '[.[] | select(.series == $s and has("grow_to_mib"))] | length' "$out/pools.json")
+		[ "$n" -eq 1 ] || die $EX_TESTFAIL "SERIES=$series: want 1 burst line, got $n ($out/pools.json)"
+	fi
 	n=$(jq --arg s "$series" '[.[] | select(.series == $s and has("round"))] | map(.round) | unique | length' "$out/pools.json")
 	[ "$n" -ge "$rounds_min" ] || die $EX_TESTFAIL "SERIES=$series: want at least $rounds_min rounds, got $n ($out/pools.json)"
 	for m in $metrics; do
@@ -57,7 +76,23 @@ for series in noscale full; do
 		"$PROJECT_TOP/scripts/report/paired-ci.py" --json "$out/ci/$series-$m.txt" |
 			jq -c --arg s "$series" --arg m "$m" '. + {series: $s, metric: $m}'
 	done
-done | jq -s '.' > "$out/ratios.json"
+done
+# Full against 6.12 at each pool count: "ROUND KERNEL VALUE", 6.12 first
+# (the reference, so the ratio is full/6.12).  Round i of the one boot
+# is paired with round i of the other.
+for m in $vs_metrics; do
+	for n in $counts; do
+		f=$out/ci/full-vs-6.12-$m-$n.txt
+		jq -r --arg m "$m" --argjson n "$n" '
+			(.[] | select(.series == "mainline" and .pools == $n and has("round"))),
+			(.[] | select(.series == "full" and .pools == $n and has("round"))) |
+			"\(.round) \(.series) \(.[$m])"' "$out/pools.json" > "$f"
+		r=$("$PROJECT_TOP/scripts/report/paired-ci.py" --json "$f")
+		k=$(jq .rounds <<< "$r")
+		[ "$k" -ge "$rounds_min" ] || die $EX_TESTFAIL "full and 6.12: want at least $rounds_min rounds of both, got $k ($f)"
+		jq -c --arg m "$m" --argjson n "$n" '. + {series: "full-vs-6.12", metric: $m, pools: $n}' <<< "$r"
+	done
+done; } | jq -s '.' > "$out/ratios.json"
 
 # The goals: 256 pools against 1, at most +10 %, for what the "# Scale"
 # patches make independent of the pool count.  The lookup of a dynamic
@@ -65,21 +100,30 @@ done | jq -s '.' > "$out/ratios.json"
 # "oldest" pool is the default pool, and the index is a bisection, so it
 # grows with the logarithm of the count; a map with a stale hint walks
 # every pool (the steps say so).
+# Against 6.12, the goal is a map and unmap cheaper on the full series
+# at $vs_pools_min pools or more, with a stale hint (the series' worst
+# case) and with the hint at the room.
 goals="find_default_ps find_nobounce_ps map_unmap_hint_ps"
 # The one place a verdict is decided: it goes into ratios.json, which
 # goals.txt and pools.md read.
-jq --arg goals "$goals" '
+jq --arg goals "$goals" --argjson vs_from "$vs_pools_min" '
 	def verdict: if .high == null then "not resolvable"
 		elif .high <= 1.10 then "met" elif .low > 1.10 then "missed"
 		else "not resolvable" end;
-	map(if .metric | IN($goals | splits(" ")) then
+	def cheaper: if .high == null then "not resolvable"
+		elif .high < 1 then "met" elif .low >= 1 then "missed"
+		else "not resolvable" end;
+	map(if .series == "full-vs-6.12" then
+		if .pools >= $vs_from then .kernels |= map(. + {verdict: cheaper}) else . end
+	    elif .series != "mainline" and (.metric | IN($goals | splits(" "))) then
 		.kernels |= map(if .label == "256" then . + {verdict: verdict} else . end)
 	    else . end)' "$out/ratios.json" > "$out/ratios.json.new"
 mv "$out/ratios.json.new" "$out/ratios.json"
 jq -r '.[] | . as $r | .kernels[] | select(has("verdict")) |
-	"\($r.series) \($r.metric) \(.verdict | gsub(" "; "_"))"' "$out/ratios.json" > "$out/goals.txt"
+	"\($r.series) \($r.metric)\(if $r.pools then "@\($r.pools)" else "" end) \(.verdict | gsub(" "; "_"))"' \
+	"$out/ratios.json" > "$out/goals.txt"
 
-jq -r --slurpfile ratios "$out/ratios.json" '
+jq -r --slurpfile ratios "$out/ratios.json" --argjson vs_from "$vs_pools_min" '
 	. as $all | $ratios[0] as $rs |
 	def r($s; $m): first($rs[] | select(.series == $s and .metric == $m));
 	def med($s; $m; $n): r($s; $m) as $r |
@@ -94,6 +138,11 @@ jq -r --slurpfile ratios "$out/ratios.json" '
 		(if has("verdict") then ", \(.verdict)" else "" end);
 	def cell($n; $m): "\(med("noscale"; $m; $n) | ns) / \(med("full"; $m; $n) | ns)";
 	def steps($s; $n): first($all[] | select(.series == $s and .pools == ($n | tonumber) and has("steps_map_stale")));
+	def vs($m; $n): first($rs[] | select(.series == "full-vs-6.12" and .metric == $m and .pools == ($n | tonumber)));
+	def r3: (. * 1000 | round) as $k | "\($k / 1000 | floor).\("00\($k % 1000)"[-3:])";
+	def vscmp: .kernels[0] |
+		"\(.ratio | r3) (\(.low | r3) .. \(.high | r3))" +
+		(if has("verdict") then ", \(.verdict)" else "" end);
 	(r("full"; "find_default_ps").rounds) as $rounds |
 	"# Cost against the number of pools: SERIES=noscale / full",
 	"",
@@ -147,7 +196,25 @@ jq -r --slurpfile ratios "$out/ratios.json" '
 	(("noscale", "full") as $s | first($all[] | select(.series == $s and has("grow_to_mib"))) |
 		"| \($s) | \(.pools) | \(.largest_kib / 1024) MiB | \(.grow_to_mib) MiB | \(.grow_us / 1000 | round) ms |"),
 	"",
-	"Goal, full series: at most 16 pools for the burst: \(first($all[] | select(.series == "full" and has("grow_to_mib"))).pools) (SERIES=noscale: \(first($all[] | select(.series == "noscale" and has("grow_to_mib"))).pools))"
+	"Goal, full series: at most 16 pools for the burst: \(first($all[] | select(.series == "full" and has("grow_to_mib"))).pools) (SERIES=noscale: \(first($all[] | select(.series == "noscale" and has("grow_to_mib"))).pools))",
+	"",
+	"# Map+unmap: the full series against 6.12",
+	"",
+	"The same case on Debian 6.12 (none of our patches), in a boot of its",
+	"own. 6.12 has no search hint: its two map+unmap lines measure the same",
+	"walk, and its column here is the stale one. Round i of the full series",
+	"is paired with round i of 6.12: the kernels boot one after the other,",
+	"so the pairs are by round index across two boots, not interleaved",
+	"(under icount a round varies by less than 0.1 %). Medians in ns;",
+	"full/6.12 is the median ratio (sign-test interval, \(vs("map_unmap_stale_ps"; "256").rounds) pairs), and the",
+	"verdict on the goal of a map+unmap cheaper on the full series than on",
+	"6.12 at \($vs_from) pools or more: met when the interval is below 1,",
+	"missed when its bottom is at 1 or above.",
+	"",
+	"| pools | 6.12 | full, hint at the room | full, stale hint | full/6.12, stale hint | full/6.12, hint at the room |",
+	"|---:|---:|---:|---:|---|---|",
+	(("1", "16", "64", "256") as $n | vs("map_unmap_stale_ps"; $n) as $s | vs("map_unmap_hint_ps"; $n) as $h |
+		"| \($n) | \($s.reference_median | ns) | \($h.kernels[0].median | ns) | \($s.kernels[0].median | ns) | \($s | vscmp) | \($h | vscmp) |")
 ' "$out/pools.json" > "$out/pools.md"
 cat "$out/pools.md"
 
@@ -155,7 +222,7 @@ if ! command -v gnuplot > /dev/null; then
 	info "gnuplot not found (apt-get install gnuplot-nox): no chart"
 	exit $EX_MISSING
 fi
-for series in noscale full; do
+for series in noscale full mainline; do
 	jq -r --arg s "$series" '
 		def med($m; $n): first(.[] | select(.series == $s and .metric == $m)) |
 			if $n == "1" then .reference_median
@@ -178,6 +245,7 @@ plot "$out/pools-noscale.dat" using 1:2 with linespoints title "lookup, default 
 	"$out/pools-full.dat" using 1:3 with linespoints title "lookup, oldest pool (full)", \
 	"$out/pools-noscale.dat" using 1:4 with linespoints title "map+unmap (noscale)", \
 	"$out/pools-full.dat" using 1:4 with linespoints title "map+unmap, hint at the room (full)", \
-	"$out/pools-full.dat" using 1:5 with linespoints title "map+unmap, stale hint (full)"
+	"$out/pools-full.dat" using 1:5 with linespoints title "map+unmap, stale hint (full)", \
+	"$out/pools-mainline.dat" using 1:5 with linespoints title "map+unmap (6.12)"
 EOF
 info "wrote $out/pools.md, pools.json, ratios.json, goals.txt, pools.png"
