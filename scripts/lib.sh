@@ -114,9 +114,24 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PROJECT_TOP}
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 kernel_cc() {
 	if command -v ccache >/dev/null; then
-		echo "ccache gcc"
+		echo "ccache ${ARCH_CROSS:-}gcc"
 	else
-		echo gcc
+		echo "${ARCH_CROSS:-}gcc"
+	fi
+}
+
+# arch_facts ARCH: what a kernel for ARCH needs, x86_64 (every kernel but
+# make test-arm64's) or arm64: ARCH_CROSS, the compiler's prefix (Debian's
+# cross compiler for arm64, gcc-aarch64-linux-gnu), ARCH_TARGET, make's
+# target, and ARCH_IMAGE, its path in the object directory.
+arch_facts() {
+	case "$1" in
+	x86_64) ARCH_CROSS='' ARCH_TARGET=bzImage ARCH_IMAGE=arch/x86/boot/bzImage ;;
+	arm64) ARCH_CROSS=aarch64-linux-gnu- ARCH_TARGET=Image ARCH_IMAGE=arch/arm64/boot/Image ;;
+	*) die $EX_USAGE "ARCH must be x86_64 or arm64, not '$1'" ;;
+	esac
+	if [ -n "$ARCH_CROSS" ]; then
+		need_tools "apt-get install gcc-${ARCH_CROSS%-}" "${ARCH_CROSS}gcc"
 	fi
 }
 

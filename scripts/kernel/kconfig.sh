@@ -35,6 +35,7 @@ tree=$(cd "$1" && pwd) || die $EX_MISSING "no kernel tree at $1"
 obj=$2
 shift 2
 arch=${ARCH:-x86_64}
+arch_facts "$arch"
 for f in "$@"; do
 	[ -f "$f" ] || die $EX_MISSING "config fragment $f not found"
 done
@@ -68,6 +69,8 @@ check_config() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make_=(make -s -C "$tree" O="$tmp" ARCH="$arch")
+# Kconfig asks the compiler what it supports: the cross compiler's answer
+[ -z "$ARCH_CROSS" ] || make_+=(CROSS_COMPILE="$ARCH_CROSS")
 run "${make_[@]}" tinyconfig >/dev/null
 run "$tree/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" "$@" \
 	> "$tmp/merge.log" 2>&1 ||

@@ -9,10 +9,10 @@
 # with -smp 2 or more, on q35 and pc alike.  Backports' QEMU 10.0 boots the
 # same kernels with -machine pc -smp 4 -icount shift=2,sleep=off (measured;
 # its q35 hangs in SeaBIOS under icount, even with one vCPU).  This script
-# downloads qemu-system-x86, qemu-system-common and qemu-system-data with a
-# private sources list and package lists under DIR/apt (the system's apt
-# configuration and packages are not touched), unpacks them with dpkg-deb
-# into DIR/root, checks that the binary finds its libraries, and writes
+# downloads qemu-system-x86, qemu-system-common and qemu-system-data and
+# unpacks them into DIR/root (scripts/vm/apt-fetch.sh: the system's apt
+# configuration and packages are not touched), checks that the binary
+# finds its libraries, and writes
 # DIR/qemu-system-x86_64, a wrapper that runs it with its own firmware
 # directory (and bookworm's SeaBIOS, which qemu-system-x86 installed).
 # Exits EX_OK, EX_MISSING (no apt-get, dpkg-deb or network) or EX_BUILD (the
@@ -24,26 +24,9 @@ set -euo pipefail
 [ $# -eq 1 ] || die $EX_USAGE "usage: $0 DIR"
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
 suite=${QEMU_SUITE:-bookworm-backports}
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-packages=(qemu-system-x86 qemu-system-common qemu-system-data)
-for t in apt-get dpkg-deb ldd; do
-	command -v "$t" > /dev/null || die $EX_MISSING "$t not found"
-done
-
-rm -rf "$dir/apt" "$dir/debs" "$dir/root"
-mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial" "$dir/debs" "$dir/root"
-echo "deb $mirror $suite main" > "$dir/apt/sources.list"
-apt=(-o "Dir::Etc::sourcelist=$dir/apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
-	-o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache::archives=$dir/apt/archives"
-	-o APT::Sandbox::User="$(id -un)" -q)
-echo "get-qemu: package lists of $suite from $mirror"
-apt-get "${apt[@]}" --error-on=any update > "$dir/apt/update.log" 2>&1 ||
-	die $EX_MISSING "apt-get update for $suite failed (see $dir/apt/update.log)"
-(cd "$dir/debs" && apt-get "${apt[@]}" download "${packages[@]}") > "$dir/apt/download.log" 2>&1 ||
-	die $EX_MISSING "cannot download ${packages[*]} from $suite (see $dir/apt/download.log)"
-for deb in "$dir"/debs/*.deb; do
-	dpkg-deb -x "$deb" "$dir/root"
-done
+command -v ldd > /dev/null || die $EX_MISSING "ldd not found"
+"$(dirname "$0")/apt-fetch.sh" "$dir" "$suite" amd64 \
+	qemu-system-x86 qemu-system-common qemu-system-data
 
 bin=$dir/root/usr/bin/qemu-system-x86_64
 [ -x "$bin" ] || die $EX_BUILD "no qemu-system-x86_64 in the packages"

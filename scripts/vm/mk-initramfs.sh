@@ -17,6 +17,13 @@
 # TREE only provides tools/testing/selftests/dma/dma_map_benchmark.c and
 # include/linux/map_benchmark.h; the header is copied into a private include
 # directory because the tree's include/ clashes with glibc's headers.
+#
+# ARCH=arm64 (make test-arm64) builds the arm64 guest: BUSYBOX is then
+# Debian's arm64 busybox-static (scripts/vm/apt-fetch.sh), linked as sh
+# only (the init runs busybox --install, since this host cannot run it
+# to list its applets), the two programs are built with
+# aarch64-linux-gnu-gcc, and there is no fio or jq: its tests check data
+# with md5sum.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -24,14 +31,19 @@ set -euo pipefail
 [ $# -eq 2 ] || die $EX_USAGE "usage: $0 OUT.cpio TREE"
 out=$1 tree=$2
 busybox=${BUSYBOX:-/bin/busybox}
-fio=${FIO:-$(command -v fio || true)}
-jq=$(command -v jq || true)
+arch_facts "${ARCH:-x86_64}"
+cc=${ARCH_CROSS}gcc native=1
+[ -z "$ARCH_CROSS" ] || native=0
 
 [ -x "$busybox" ] || die $EX_MISSING "$busybox not found (apt-get install busybox-static)"
 ldd "$busybox" >/dev/null 2>&1 &&
 	die $EX_MISSING "$busybox is dynamically linked (apt-get install busybox-static)"
-[ -n "$fio" ] || die $EX_MISSING "fio not found (apt-get install fio)"
-[ -n "$jq" ] || die $EX_MISSING "jq not found (apt-get install jq)"
+if [ "$native" = 1 ]; then
+	fio=${FIO:-$(command -v fio || true)}
+	jq=$(command -v jq || true)
+	[ -n "$fio" ] || die $EX_MISSING "fio not found (apt-get install fio)"
+	[ -n "$jq" ] || die $EX_MISSING "jq not found (apt-get install jq)"
+fi
 command -v cpio >/dev/null || die $EX_MISSING "cpio not found (apt-get install cpio)"
 src=$tree/tools/testing/selftests/dma/dma_map_benchmark.c
 hdr=$tree/include/linux/map_benchmark.h
@@ -44,29 +56,35 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,tests/fio} "$work/i
 
 # dma_map_benchmark, static, against only the header it needs.
 cp "$hdr" "$work/include/linux/"
-run gcc -static -O2 -I"$work/include" -o "$root/usr/bin/dma_map_benchmark" "$src" ||
+run "$cc" -static -O2 -I"$work/include" -o "$root/usr/bin/dma_map_benchmark" "$src" ||
 	die $EX_BUILD "cannot build dma_map_benchmark"
-run gcc -static -O2 -Wall -o "$root/usr/bin/memhog" "$PROJECT_TOP/tests/guest/memhog.c" ||
+run "$cc" -static -O2 -Wall -o "$root/usr/bin/memhog" "$PROJECT_TOP/tests/guest/memhog.c" ||
 	die $EX_BUILD "cannot build tests/guest/memhog.c"
 
-# busybox and its applet links.
+# busybox and its applet links (another architecture's: sh, and the init
+# installs the rest).
 cp "$busybox" "$root/bin/busybox"
-for applet in $("$busybox" --list); do
-	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
-done
+ln -s busybox "$root/bin/sh"
+if [ "$native" = 1 ]; then
+	for applet in $("$busybox" --list); do
+		[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+	done
+fi
 
 # fio and jq (which reads fio's JSON report), with the shared libraries
 # they link (Debian's fio is built with many optional engines, about 80 MB
 # of libraries in all).
-for bin in "$fio" "$jq"; do
-	cp "$bin" "$root/usr/bin/"
-	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-	while read -r lib; do
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+if [ "$native" = 1 ]; then
+	for bin in "$fio" "$jq"; do
+		cp "$bin" "$root/usr/bin/"
+		ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+		while read -r lib; do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
 	done
-done
-[ -f "$root/lib64/ld-linux-x86-64.so.2" ] || die $EX_MISSING "ldd did not list the dynamic loader of $fio"
+	[ -f "$root/lib64/ld-linux-x86-64.so.2" ] || die $EX_MISSING "ldd did not list the dynamic loader of $fio"
+fi
 
 # The guest side of the harness.
 cp "$PROJECT_TOP/tests/guest/init" "$root/init"

@@ -10,7 +10,10 @@
 #   -c CMDLINE  more kernel parameters, e.g. "swiotlb=512,force"
 #   -d DISK     add a disk on a raw image in $SHM_DIR: "virtio" is
 #               virtio-blk-pci with iommu_platform=on (/dev/vda), "nvme"
-#               an NVMe controller (/dev/nvme0n1); repeatable
+#               an NVMe controller (/dev/nvme0n1), "virtio-mmio" a
+#               virtio-blk with iommu_platform=on on a virtio-mmio
+#               transport (QEMU_ARCH=arm64: the first goes to the
+#               transport with the highest address); repeatable
 #   -s SMP      vCPUs (default 2), -m MEM memory in MiB (default 1024)
 #   -x ARG      one more word for QEMU's command line, e.g. -x -icount
 #               -x shift=2,sleep=off, or -x -device -x edu; repeatable
@@ -22,8 +25,12 @@
 # EX_TIMEOUT; and EX_MISSING / EX_DISK / EX_USAGE before booting.
 #
 # Environment:
-#   QEMU           the emulator (default qemu-system-x86_64)
-#   QEMU_MACHINE   its machine type (default q35; make bench SMP=N uses pc)
+#   QEMU_ARCH      x86_64 (default) or arm64 (make test-arm64: QEMU's virt
+#                  machine, a Cortex-A57, the console on ttyAMA0)
+#   QEMU           the emulator (default qemu-system-x86_64, or
+#                  qemu-system-aarch64 for arm64)
+#   QEMU_MACHINE   its machine type (default q35, or virt for arm64; make
+#                  bench SMP=N uses pc)
 #   ACCEL          tcg (default) or kvm, where /dev/kvm works; the timeouts
 #                  are set for TCG, and -icount needs it (EX_USAGE with kvm)
 #   BOOT_TIMEOUT   s from start until the guest init prints its marker (60)
@@ -58,7 +65,13 @@ while getopts "k:i:t:a:c:d:o:s:m:x:" opt; do
 done
 { [ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$test" ] && [ -n "$outdir" ]; } ||
 	die $EX_USAGE "-k, -i, -t and -o are required"
-qemu=${QEMU:-qemu-system-x86_64}
+case "${QEMU_ARCH:-x86_64}" in
+x86_64) qemu=${QEMU:-qemu-system-x86_64} machine=${QEMU_MACHINE:-q35}
+	console_dev=ttyS0 cpu=() qemu_pkg=qemu-system-x86 ;;
+arm64) qemu=${QEMU:-qemu-system-aarch64} machine=${QEMU_MACHINE:-virt}
+	console_dev=ttyAMA0 cpu=(-cpu cortex-a57) qemu_pkg=qemu-system-arm ;;
+*) die $EX_USAGE "QEMU_ARCH must be x86_64 or arm64, not '$QEMU_ARCH'" ;;
+esac
 boot_timeout=${BOOT_TIMEOUT:-60}
 test_timeout=${TEST_TIMEOUT:-300}
 crash_grace=${CRASH_GRACE:-10}
@@ -67,7 +80,7 @@ disk_size=${DISK_SIZE:-512M}
 shm=${SHM_DIR:-/dev/shm}
 
 command -v "$qemu" >/dev/null ||
-	die $EX_MISSING "$qemu not found (apt-get install qemu-system-x86)"
+	die $EX_MISSING "$qemu not found (apt-get install $qemu_pkg)"
 [ -f "$kernel" ] || die $EX_MISSING "no kernel image $kernel"
 [ -f "$initrd" ] || die $EX_MISSING "no initramfs $initrd"
 accel=${ACCEL:-tcg}
@@ -109,12 +122,19 @@ for d in "${disks[@]}"; do
 		-device "virtio-blk-pci,drive=disk$n,iommu_platform=on,disable-legacy=on") ;;
 	nvme) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
 		-device "nvme,serial=swiotlb$n,drive=disk$n") ;;
-	*) die $EX_USAGE "unknown disk type '$d' (virtio or nvme)" ;;
+	# A virtio-mmio transport of version 2 (the legacy one has no
+	# feature bits above 31): iommu_platform=on offers
+	# VIRTIO_F_ACCESS_PLATFORM, without which virtio bypasses the DMA
+	# API, and so any restricted pool.
+	virtio-mmio) disk_args+=(-global virtio-mmio.force-legacy=false
+		-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
+		-device "virtio-blk-device,drive=disk$n,iommu_platform=on") ;;
+	*) die $EX_USAGE "unknown disk type '$d' (virtio, nvme or virtio-mmio)" ;;
 	esac
 	n=$((n + 1))
 done
 
-append="console=ttyS0 panic=-1 harness.test=$test${args:+ harness.args=$args}${cmdline:+ $cmdline}"
+append="console=$console_dev panic=-1 harness.test=$test${args:+ harness.args=$args}${cmdline:+ $cmdline}"
 if [ "${INTERACTIVE:-0}" = 1 ]; then
 	console=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$log" -mon "chardev=con,mode=readline")
 else
@@ -126,7 +146,7 @@ else
 		die $EX_MISSING "cannot create the monitor FIFOs in $outdir"
 	console=(-chardev "file,id=con,path=$log" -monitor "pipe:$outdir/monitor")
 fi
-cmd=("$qemu" -accel "$accel" -machine "${QEMU_MACHINE:-q35}" -smp "$smp" -m "$mem"
+cmd=("$qemu" -accel "$accel" -machine "$machine" "${cpu[@]}" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	"${console[@]}" -serial chardev:con
