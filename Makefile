@@ -93,6 +93,18 @@ KUNIT_MAINLINE_FRAGMENTS := $(if $(filter y,$(DYN)),$(MAINLINE_FRAGMENTS),$(call
 # kernel of 6.12 with them and nothing else (make kunit-mainline-fixes;
 # scripts/kunit/kunit-tree.sh TREE mainline-fixes).
 MAINLINE_FIXES := patches/$(MAINLINE_VERSION)
+# arm64 (make test-arm64): the base and patched trees built for QEMU's
+# virt machine with Debian's cross compiler, objects of their own, and a
+# guest of Debian's arm64 busybox-static (scripts/vm/apt-fetch.sh).
+ARM64_IMAGE := arch/arm64/boot/Image
+ARM64_BASE_OBJ := $(B)/obj/arm64-base
+ARM64_PATCHED_OBJ := $(B)/obj/arm64-$(SERIES)
+ARM64_BASE_FRAGMENTS := $(call fragments,arm64-base)
+ARM64_PATCHED_FRAGMENTS := $(call fragments,arm64-patched)
+ARM64_GUEST := $(B)/arm64-guest
+export IMAGE_arm64_base := $(ARM64_BASE_OBJ)/$(ARM64_IMAGE)
+export IMAGE_arm64_patched := $(ARM64_PATCHED_OBJ)/$(ARM64_IMAGE)
+export INITRD_arm64 := $(B)/initramfs-arm64.cpio
 KUNIT_MAINLINE_FIXES_SRC := $(B)/src/kunit-mainline-fixes
 KUNIT_MAINLINE_FIXES_OBJ := $(call kunit_obj,mainline-fixes,$(DYN),$(KUNIT_DEBUG))
 INITRD := $(B)/initramfs.cpio
@@ -110,7 +122,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	kunit-mainline kunit-kernel-mainline kunit-mainline-fixes kunit-kernel-mainline-fixes \
+	kunit-mainline kunit-kernel-mainline kunit-mainline-fixes kunit-kernel-mainline-fixes test-arm64 kernels-arm64 \
 	qemu-compare bench bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -229,22 +241,25 @@ $(PATCHED_SRC)/.series-applied: series $(PATCHES) scripts/series/apply-series.sh
 	@if scripts/series/apply-series.sh --is-applied $(PATCHED_SRC) $(SERIES); then \
 		echo "$(PATCHED_SRC:$(CURDIR)/%=%) has the $(SERIES) series already"; touch $@; \
 	else \
-		echo "rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ)"; \
-		rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ) && \
+		echo "rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ) $(ARM64_PATCHED_OBJ)"; \
+		rm -rf $(PATCHED_SRC) $(PATCHED_OBJ) $(NOSHRINK_OBJ) $(ARM64_PATCHED_OBJ) && \
 		scripts/series/get-source.sh $(PATCHED_SRC) && \
 		scripts/series/apply-series.sh $(PATCHED_SRC) $(SERIES); \
 	fi
 
 # --- configs and kernels ---
-# $(call kernel_rules,TREE,OBJ,FRAGMENTS,STAMP): OBJ/.config, tinyconfig
-# + FRAGMENTS checked after olddefconfig, once TREE is ready (STAMP); and
-# OBJ's bzImage from it (touch: a no-op kbuild run leaves its date alone).
+# $(call kernel_rules,TREE,OBJ,FRAGMENTS,STAMP[,ARCH,IMAGE]): OBJ/.config,
+# tinyconfig + FRAGMENTS checked after olddefconfig, once TREE is ready
+# (STAMP); and OBJ's image from it (touch: a no-op kbuild run leaves its
+# date alone).  ARCH and IMAGE: arm64 and ARM64_IMAGE for make test-arm64
+# (Debian's cross compiler, lib.sh's arch_facts); x86_64 and bzImage
+# without them.
 define kernel_rules
 $(2)/.config: $(4) $(3) configs/kernels.txt scripts/kernel/kconfig.sh
-	scripts/kernel/kconfig.sh --in-tree $(1) $(2) $(3)
+	$(if $(5),ARCH=$(5) )scripts/kernel/kconfig.sh --in-tree $(1) $(2) $(3)
 
-$(2)/$(BZ): $(2)/.config
-	scripts/kernel/build-kernel.sh $(1) $(2)
+$(2)/$(or $(6),$(BZ)): $(2)/.config
+	$(if $(5),ARCH=$(5) )scripts/kernel/build-kernel.sh $(1) $(2)
 	touch $$@
 endef
 $(eval $(call kernel_rules,$(BASE_SRC),$(BASE_OBJ),$(BASE_FRAGMENTS),$(BASE_SRC)/.extracted))
@@ -254,6 +269,8 @@ $(eval $(call kernel_rules,$(MAINLINE_SRC),$(MAINLINE_OBJ),$(MAINLINE_FRAGMENTS)
 $(eval $(call kernel_rules,$(KUNIT_SRC),$(KUNIT_OBJ),$(KUNIT_FRAGMENTS),$(KUNIT_SRC)/.kunit-tree))
 $(eval $(call kernel_rules,$(KUNIT_MAINLINE_SRC),$(KUNIT_MAINLINE_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_SRC)/.kunit-tree))
 $(eval $(call kernel_rules,$(KUNIT_MAINLINE_FIXES_SRC),$(KUNIT_MAINLINE_FIXES_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_FIXES_SRC)/.kunit-tree))
+$(eval $(call kernel_rules,$(BASE_SRC),$(ARM64_BASE_OBJ),$(ARM64_BASE_FRAGMENTS),$(BASE_SRC)/.extracted,arm64,$(ARM64_IMAGE)))
+$(eval $(call kernel_rules,$(PATCHED_SRC),$(ARM64_PATCHED_OBJ),$(ARM64_PATCHED_FRAGMENTS),$(PATCHED_SRC)/.series-applied,arm64,$(ARM64_IMAGE)))
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -279,6 +296,7 @@ kernel-base: $(BASE_OBJ)/$(BZ)
 kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
 kernel-mainline: $(MAINLINE_OBJ)/$(BZ)
+kernels-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched)
 kunit-kernel: $(KUNIT_OBJ)/$(BZ)
 kunit-kernel-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ)
 kunit-kernel-mainline-fixes: $(KUNIT_MAINLINE_FIXES_OBJ)/$(BZ)
@@ -288,6 +306,12 @@ $(INITRD): $(BASE_SRC)/.extracted $(wildcard tests/guest/* tests/fio/*) scripts/
 	scripts/vm/mk-initramfs.sh $@ $(BASE_SRC)
 
 initramfs: $(INITRD)
+
+# The arm64 guest: the same init and tests, Debian's arm64 busybox-static,
+# no fio (scripts/vm/mk-initramfs.sh ARCH=arm64).
+$(INITRD_arm64): $(BASE_SRC)/.extracted $(wildcard tests/guest/*) scripts/vm/mk-initramfs.sh scripts/vm/apt-fetch.sh
+	scripts/vm/apt-fetch.sh $(ARM64_GUEST) bookworm arm64 busybox-static
+	ARCH=arm64 BUSYBOX=$(ARM64_GUEST)/root/bin/busybox scripts/vm/mk-initramfs.sh $@ $(BASE_SRC)
 
 # --- QEMU scenarios ---
 $(QEMU_PATCHED): $(PATCHED_OBJ)/$(BZ) $(INITRD)
@@ -563,6 +587,18 @@ check-versions:
 # Follow-up fixes: the KUnit cases that fail on SERIES=v7 and pass on the
 # full series, side by side, with the suite on Debian's 6.12 beside them
 # (three KUnit kernels; not in make test).
+# arm64 on QEMU's virt machine (TCG): the scenarios of tests/scenarios/
+# whose ARCH is arm64, on the unpatched and the patched kernel, side by
+# side.  Kernels of their own (a cold cross build each); not in make test.
+ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full
+test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
+	@rm -f $(RESULTS_FILE)
+	-@for s in $(ARM64_SCENARIOS); do \
+		scripts/report/stage.sh $$s scripts/vm/qemu-test.sh tests/scenarios/$$s.conf; \
+	done
+	@scripts/report/compare.sh $(ARM64_SCENARIOS)
+	@scripts/report/summarize.sh
+
 test-regressions: $(INITRD)
 	scripts/kunit/test-regressions.sh
 

@@ -12,8 +12,16 @@
 # the run itself is qemu.NAME.run.  Outputs stay in build/qemu/NAME/, with a
 # summary.txt that scripts/report/compare.sh prints side by side.
 #
+# A scenario with ARCH=arm64 (make test-arm64) boots the arm64 kernel of
+# its KERNEL (IMAGE_arm64_base or IMAGE_arm64_patched) with the arm64
+# initramfs (INITRD_arm64) on QEMU's virt machine (qemu-run.sh
+# QEMU_ARCH=arm64), with the device tree of scripts/vm/restricted-dtb.sh:
+# a restricted DMA pool of the scenario's POOL_KIB for the first
+# virtio-mmio disk.
+#
 # Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
-# Makefile), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
+# Makefile; for arm64 IMAGE_arm64_base, IMAGE_arm64_patched,
+# INITRD_arm64), SMP, MEM, BOOT_TIMEOUT, TEST_TIMEOUT (passed on), QEMU_OUT
 # (default build/qemu).  A scenario's own SMP, TEST_TIMEOUT and
 # BOOT_TIMEOUT win.
 # PATCHED_AS=KIND: another kernel stands in the patched kernel's place
@@ -36,6 +44,7 @@ case "$as" in
 esac
 name=${as:+$as-}$(basename "$conf" .conf)
 KERNEL='' CMDLINE='' TEST='' ARGS='' DISKS='' EXPECT=PASS CHECKS='' DESCRIPTION=''
+ARCH=x86_64 POOL_KIB=''
 # shellcheck disable=SC1090 # a scenario of tests/scenarios, named at run time
 . "$conf"
 if [ -n "$as" ]; then
@@ -44,12 +53,24 @@ if [ -n "$as" ]; then
 	checks_as=CHECKS_$as
 	CHECKS=${!checks_as:-$CHECKS}
 fi
-case "$KERNEL" in
-base) bz=${BZIMAGE_base:-$(make_var BZIMAGE_base)} ;;
-patched) bz=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)} ;;
+case "$KERNEL" in base|patched) ;;
 *) die $EX_USAGE "$conf: KERNEL must be base or patched, not '$KERNEL'" ;;
 esac
-initrd=${INITRD:-$(make_var INITRD)}
+case "$ARCH" in
+x86_64)
+	image=BZIMAGE_$KERNEL initrd_var=INITRD
+	[ -z "$POOL_KIB" ] || die $EX_USAGE "$conf: POOL_KIB is for ARCH=arm64 (a device tree)"
+	;;
+arm64)
+	image=IMAGE_arm64_$KERNEL initrd_var=INITRD_arm64
+	[[ "$POOL_KIB" =~ ^[1-9][0-9]*$ ]] ||
+		die $EX_USAGE "$conf: ARCH=arm64 needs POOL_KIB, the restricted pool's size"
+	[ -z "$as" ] || die $EX_USAGE "$conf: PATCHED_AS is for x86_64 scenarios"
+	;;
+*) die $EX_USAGE "$conf: ARCH must be x86_64 or arm64, not '$ARCH'" ;;
+esac
+bz=${!image:-$(make_var "$image")}
+initrd=${!initrd_var:-$(make_var "$initrd_var")}
 out=${QEMU_OUT:-$BUILD_DIR/qemu}/$name
 smp=${SMP:-2}
 export TEST_TIMEOUT BOOT_TIMEOUT
@@ -58,8 +79,18 @@ echo "=== qemu.$name: $DESCRIPTION${as:+ (the $as kernel in place of the patched
 disk_opts=()
 for d in $DISKS; do disk_opts+=(-d "$d"); done
 rm -rf "$out"
-"$(dirname "$0")/qemu-run.sh" -k "$bz" -i "$initrd" -t "$TEST" -a "$ARGS" \
-	-c "$CMDLINE" -o "$out" -s "$smp" -m "${MEM:-1024}" "${disk_opts[@]}"
+mkdir -p "$out"
+arch_opts=()
+if [ "$ARCH" = arm64 ]; then
+	"$(dirname "$0")/restricted-dtb.sh" "$out/virt.dtb" "${MEM:-1024}" "$smp" "$POOL_KIB" || {
+		status=$?
+		record FAIL "qemu.$name.run" "could not write the device tree (exit status $status, see above)"
+		exit "$status"
+	}
+	arch_opts=(-x -dtb -x "$out/virt.dtb")
+fi
+QEMU_ARCH=$ARCH "$(dirname "$0")/qemu-run.sh" -k "$bz" -i "$initrd" -t "$TEST" -a "$ARGS" \
+	-c "$CMDLINE" -o "$out" -s "$smp" -m "${MEM:-1024}" "${disk_opts[@]}" "${arch_opts[@]}"
 status=$?
 case "$status" in
 "$EX_OK") verdict=PASS ;;

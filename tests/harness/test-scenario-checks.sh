@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # checks_case NAME CHECK WANT KEY=VALUE...: scenario_check CHECK on a run
 # whose guest reported the KEY=VALUE lines must record WANT (PASS or FAIL).
+# CONSOLE_LINE, if set, is the console log's one line.
 checks_case() {
 	local name=$1 chk=$2 want=$3 got
 	shift 3
@@ -19,7 +20,7 @@ checks_case() {
 	out=$tmp/$name
 	mkdir -p "$out"
 	printf '%s\n' "$@" > "$out/result.txt"
-	echo "harness: fio /tests/fio/virtio-verify.fio" > "$out/console.log"
+	echo "${CONSOLE_LINE:-harness: fio /tests/fio/virtio-verify.fio}" > "$out/console.log"
 	got=$(
 		check() { echo "$1 $3"; }
 		# shellcheck source=tests/scenarios/checks.sh
@@ -67,4 +68,23 @@ checks_case keeps-shrank keeps FAIL shrinker=0 "${keeps_run[@]}" trickle.nslabs_
 checks_case keeps-has-shrinker keeps FAIL shrinker=1 "${keeps_run[@]}" trickle.nslabs_end=4096
 checks_case keeps-no-growth keeps FAIL shrinker=0 nslabs_boot=512 nslabs_before_shrink=512 \
 	nslabs_after_shrink=512 spike2.nslabs_after=512 trickle.nslabs_end=512 trickle.writes=60 trickle.errors=0
+# The arm64 restricted pool (tests/guest/restricted-pool.sh).
+checks_case on-mmio on-mmio PASS disk_device=/sys/devices/platform/a003e00.virtio_mmio/virtio0
+checks_case on-mmio-other on-mmio FAIL disk_device=/sys/devices/platform/a003c00.virtio_mmio/virtio1
+checks_case on-mmio-none on-mmio FAIL md5_ok=1
+checks_case restricted-used restricted-used PASS pool_used_max=0 pool_hiwater=532
+checks_case restricted-used-sampled restricted-used PASS pool_used_max=12 pool_hiwater=-1
+checks_case restricted-unused restricted-used FAIL pool_used_max=0 pool_hiwater=0
+checks_case restricted-data restricted-data PASS md5_ok=1
+checks_case restricted-data-differs restricted-data FAIL md5_ok=0
+checks_case restricted-fixed restricted-fixed PASS pool_nslabs_boot=1024 pool_nslabs_end=1024
+checks_case restricted-grew restricted-fixed FAIL pool_nslabs_boot=1024 pool_nslabs_end=2048
+checks_case restricted-fixed-no-pool restricted-fixed FAIL pool_nslabs_boot=-1 pool_nslabs_end=-1
+checks_case default-idle default-idle PASS default_nslabs=32768 default_used_end=0 default_hiwater=0
+checks_case default-idle-no-pool default-idle PASS default_nslabs=-1 default_used_end=-1 default_hiwater=-1
+checks_case default-used default-idle FAIL default_nslabs=32768 default_used_end=0 default_hiwater=40
+checks_case default-not-reported default-idle FAIL md5_ok=1
+CONSOLE_LINE="[ 7.5] virtio-mmio a003e00.virtio_mmio: swiotlb buffer is full (sz: 262144 bytes)" \
+	checks_case buffer-full buffer-full PASS md5_ok=1
+checks_case buffer-never-full buffer-full FAIL md5_ok=1
 exit $status

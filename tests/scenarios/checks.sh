@@ -48,6 +48,18 @@ fio_fine() {
 	echo "fio status $(val "$1fio_status"), errors $(val "$1fio_errors"), job reports $(val "$1fio_jobs"), $(val "$1read_kib") KiB verified"
 }
 
+# pass_if CHECK PASS_REASON FAIL_REASON COMMAND...: record CHECK as PASS
+# with the first reason when COMMAND succeeds, else as FAIL with the second.
+pass_if() {
+	local c=$1 yes=$2 no=$3
+	shift 3
+	if "$@"; then
+		check PASS "$c" "$yes"
+	else
+		check FAIL "$c" "$no"
+	fi
+}
+
 # scenario_check CHECK: judge one check of the scenario.
 scenario_check() {
 	local c=$1 p why wf facts hw ub nb nbs nas pinned freed_kib w r tr inj
@@ -315,6 +327,45 @@ scenario_check() {
 			else
 				check FAIL stall-in-swiotlb "no CPU in swiotlb_* in the crash report${sites:+ nor in the CPU dump: $sites}"
 			fi ;;
+		on-mmio)
+			# The disk is the device of the pool: the first virtio-mmio
+			# transport (scripts/vm/restricted-dtb.sh).
+			pass_if on-mmio "/dev/vda is ${m[disk_device]:-}" \
+				"/dev/vda is ${m[disk_device]:-nowhere}, not on virtio_mmio@a003e00, the transport with the restricted pool" \
+				grep -q '/a003e00\.virtio_mmio/' <<< "${m[disk_device]:-}" ;;
+		restricted-used)
+			# The pool served the disk: io_tlb_used seen above 0 while
+			# the load ran (every kernel), or its high-water mark (the
+			# series) after it.
+			pass_if restricted-used \
+				"${m[pool]:-the pool}: io_tlb_used up to $(val pool_used_max) while the load ran, high-water mark $(val pool_hiwater)" \
+				"${m[pool]:-no restricted pool}: io_tlb_used never seen above 0 (high-water mark $(val pool_hiwater)): the disk did not bounce through it" \
+				test "$(val pool_used_max)" -gt 0 -o "$(val pool_hiwater)" -gt 0 ;;
+		restricted-data)
+			pass_if restricted-data "what was read back from /dev/vda has the md5sum of what was written" \
+				"md5_ok $(val md5_ok): the data read back differs, or was not read" \
+				test "$(val md5_ok)" = 1 ;;
+		restricted-fixed)
+			# A restricted pool must not grow: its size is the device tree's.
+			nb=$(val pool_nslabs_boot) nbs=$(val pool_nslabs_end)
+			pass_if restricted-fixed "the restricted pool had $nb slots before the load and after it" \
+				"the restricted pool had $nb slots before the load and $nbs after it" \
+				test "$nb" -gt 0 -a "$nbs" = "$nb" ;;
+		default-idle)
+			# Nothing of the disk's went through the default swiotlb (-1:
+			# it has no pool, or the kernel no high-water mark); the
+			# guest must have reported both.
+			pass_if default-idle \
+				"the default swiotlb: $(val default_nslabs) slots, $(val default_used_end) in use after the load, high-water mark $(val default_hiwater)" \
+				"the default swiotlb: ${m[default_used_end]:-not reported} in use after the load, high-water mark ${m[default_hiwater]:-not reported}; want both reported, neither above 0" \
+				test -n "${m[default_used_end]:-}" -a -n "${m[default_hiwater]:-}" \
+					-a "$(val default_used_end)" -le 0 -a "$(val default_hiwater)" -le 0 ;;
+		buffer-full)
+			# The precondition of a full-pool scenario: the load did fill
+			# the pool, or the scenario shows nothing about a full one.
+			pass_if buffer-full "\"swiotlb buffer is full\" $full times in the log: the load filled the pool" \
+				"no \"swiotlb buffer is full\" in the log: the load never filled the pool" \
+				test "$full" -gt 0 ;;
 	*) check FAIL "$c" "unknown check in $conf" ;;
 	esac
 }
