@@ -194,6 +194,8 @@ help:
 	@echo "                        quilt --fuzz=0, kernel/dma/ with no warning, the QEMU kernel"
 	@echo "  make test-mainline    Debian's $(MAINLINE_VERSION) (mainline's dynamic SWIOTLB, none of our patches) in"
 	@echo "                        the patched kernel's place: $(MAINLINE_SCENARIOS) beside the series (a kernel of its own)"
+	@echo "  make test-arm64       arm64 on QEMU's virt machine, unpatched and patched (cross-built): a virtio-mmio"
+	@echo "                        disk through a device-tree restricted-dma-pool, filled; growth under force"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
 	@echo "  make test-debug       on a KASAN/lockdep kernel booted with preempt=full: KUnit, then fio verify,"
@@ -589,8 +591,11 @@ check-versions:
 # (three KUnit kernels; not in make test).
 # arm64 on QEMU's virt machine (TCG): the scenarios of tests/scenarios/
 # whose ARCH is arm64, on the unpatched and the patched kernel, side by
-# side.  Kernels of their own (a cold cross build each); not in make test.
-ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full
+# side: a device-tree restricted pool, filled, and growth under
+# swiotlb=512,force.  Kernels of their own (a cold cross build each); not
+# in make test.
+ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full \
+	arm64-grow-base arm64-grow
 test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
 	@rm -f $(RESULTS_FILE)
 	-@for s in $(ARM64_SCENARIOS); do \

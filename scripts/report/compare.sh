@@ -20,7 +20,12 @@ fi
 # "in use at most": io_tlb_used_hiwater after the load (reset before it),
 # or where the kernel has no mark (base, v7) the largest of the samples
 # of io_tlb_used, marked "(sampled)".
-fmt='%-16s %-8s %-18s %-8s %-18s %-14s %-15s %s\n'
+# The first column is as wide as the longest name, and 16 at least.
+width=16
+for name in "$@"; do
+	[ "${#name}" -le "$width" ] || width=${#name}
+done
+fmt="%-${width}s %-8s %-18s %-8s %-18s %-14s %-15s %s\n"
 # shellcheck disable=SC2059 # the format is the fixed one above
 printf "$fmt" scenario kernel cmdline verdict "nslabs boot > end" "in use at most" '"buffer is full"' "MiB written / verified"
 for name in "$@"; do

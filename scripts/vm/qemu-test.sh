@@ -15,9 +15,9 @@
 # A scenario with ARCH=arm64 (make test-arm64) boots the arm64 kernel of
 # its KERNEL (IMAGE_arm64_base or IMAGE_arm64_patched) with the arm64
 # initramfs (INITRD_arm64) on QEMU's virt machine (qemu-run.sh
-# QEMU_ARCH=arm64), with the device tree of scripts/vm/restricted-dtb.sh:
-# a restricted DMA pool of the scenario's POOL_KIB for the first
-# virtio-mmio disk.
+# QEMU_ARCH=arm64), and where the scenario has POOL_KIB with the device
+# tree of scripts/vm/restricted-dtb.sh: a restricted DMA pool of that
+# size for the first virtio-mmio disk.
 #
 # Environment: BZIMAGE_base, BZIMAGE_patched, INITRD (paths, set by the
 # Makefile; for arm64 IMAGE_arm64_base, IMAGE_arm64_patched,
@@ -63,8 +63,8 @@ x86_64)
 	;;
 arm64)
 	image=IMAGE_arm64_$KERNEL initrd_var=INITRD_arm64
-	[[ "$POOL_KIB" =~ ^[1-9][0-9]*$ ]] ||
-		die $EX_USAGE "$conf: ARCH=arm64 needs POOL_KIB, the restricted pool's size"
+	[[ "$POOL_KIB" =~ ^([1-9][0-9]*)?$ ]] ||
+		die $EX_USAGE "$conf: POOL_KIB is the restricted pool's size in KiB, not '$POOL_KIB'"
 	[ -z "$as" ] || die $EX_USAGE "$conf: PATCHED_AS is for x86_64 scenarios"
 	;;
 *) die $EX_USAGE "$conf: ARCH must be x86_64 or arm64, not '$ARCH'" ;;
@@ -81,7 +81,7 @@ for d in $DISKS; do disk_opts+=(-d "$d"); done
 rm -rf "$out"
 mkdir -p "$out"
 arch_opts=()
-if [ "$ARCH" = arm64 ]; then
+if [ -n "$POOL_KIB" ]; then
 	"$(dirname "$0")/restricted-dtb.sh" "$out/virt.dtb" "${MEM:-1024}" "$smp" "$POOL_KIB" || {
 		status=$?
 		record FAIL "qemu.$name.run" "could not write the device tree (exit status $status, see above)"

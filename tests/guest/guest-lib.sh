@@ -135,3 +135,58 @@ fio_json() {
 	sed '/^{/,$d' "$1" > /dev/console
 	sed -n '/^{/,$p' "$1"
 }
+
+# md5_load DIR MIB JOBS: the load of the tests without fio (the arm64
+# guest): JOBS dd writers at once, each MIB/JOBS MiB of the same random
+# data to a region of /dev/vda of its own, then sync, drop the page cache,
+# and as many readers.  Samples DIR/io_tlb_used while it runs.  Sets
+# LOAD_USED_MAX (the largest sample), LOAD_STATUS (0: every dd, the sync
+# and the drop worked) and LOAD_BAD (regions whose md5sum differs from
+# the data's); reports jobs and md5_ok.  Status 1 if it could not start.
+md5_load() {
+	md5_dir=$1 md5_per=$(($2 / $3)) md5_jobs=$3
+	[ "$md5_per" -gt 0 ] || { fail "$2 MiB cannot be shared by $3 jobs"; return 1; }
+	dd if=/dev/urandom of=/tmp/data bs=1M count="$md5_per" 2> /dev/null ||
+		{ fail "cannot make $md5_per MiB of data in /tmp"; return 1; }
+	md5_sum=$(md5sum < /tmp/data)
+	(
+		st=0 pids='' j=0
+		while [ "$j" -lt "$md5_jobs" ]; do
+			dd if=/tmp/data of=/dev/vda bs=1M seek=$((j * md5_per)) 2> /dev/null &
+			pids="$pids $!" j=$((j + 1))
+		done
+		for p in $pids; do wait "$p" || st=1; done
+		{ sync && echo 3 > /proc/sys/vm/drop_caches; } || st=1
+		pids='' j=0
+		while [ "$j" -lt "$md5_jobs" ]; do
+			dd if=/dev/vda of=/tmp/back.$j bs=1M skip=$((j * md5_per)) count="$md5_per" 2> /dev/null &
+			pids="$pids $!" j=$((j + 1))
+		done
+		for p in $pids; do wait "$p" || st=1; done
+		echo "$st" > /tmp/load.status
+	) &
+	md5_pid=$!
+	LOAD_USED_MAX=0 LOAD_SAMPLES=0
+	while kill -0 "$md5_pid" 2> /dev/null; do
+		u=$(cat "$md5_dir/io_tlb_used" 2> /dev/null || echo 0)
+		[ "$u" -gt "$LOAD_USED_MAX" ] && LOAD_USED_MAX=$u
+		LOAD_SAMPLES=$((LOAD_SAMPLES + 1))
+	done
+	wait "$md5_pid"
+	LOAD_STATUS=$(cat /tmp/load.status) LOAD_BAD=0 j=0
+	while [ "$j" -lt "$md5_jobs" ]; do
+		[ "$(md5sum < /tmp/back.$j)" = "$md5_sum" ] || LOAD_BAD=$((LOAD_BAD + 1))
+		j=$((j + 1))
+	done
+	report jobs "$md5_jobs"
+	# as fio-verify.sh reports them (KiB), for scripts/report/compare.sh
+	report write_kib $((md5_jobs * md5_per * 1024))
+	report read_kib $(((md5_jobs - LOAD_BAD) * md5_per * 1024))
+	if [ "$LOAD_STATUS" = 0 ] && [ "$LOAD_BAD" = 0 ]; then
+		report md5_ok 1
+	else
+		report md5_ok 0
+	fi
+	rm -f /tmp/data /tmp/back.*
+	return 0
+}

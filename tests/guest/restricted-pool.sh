@@ -44,60 +44,22 @@ report pool_nslabs_boot "$pool_boot"
 report default_nslabs "$(swiotlb_read io_tlb_nslabs)"
 default_used0=$(swiotlb_read io_tlb_used)
 
-# The load, with io_tlb_used of the pool sampled while it runs: JOBS
-# writers at once, each MIB/JOBS MiB of the same data at its own offset,
-# then as many readers.
-per=$((mib / jobs))
-[ "$per" -gt 0 ] || { fail "$mib MiB cannot be shared by $jobs jobs"; exit 1; }
-dd if=/dev/urandom of=/tmp/data bs=1M count="$per" 2> /dev/null ||
-	{ fail "cannot make $per MiB of data in /tmp"; exit 1; }
-sum=$(md5sum < /tmp/data)
-(
-	st=0 pids='' j=0
-	while [ "$j" -lt "$jobs" ]; do
-		dd if=/tmp/data of=/dev/vda bs=1M seek=$((j * per)) 2> /dev/null &
-		pids="$pids $!" j=$((j + 1))
-	done
-	for p in $pids; do wait "$p" || st=1; done
-	{ sync && echo 3 > /proc/sys/vm/drop_caches; } || st=1
-	pids='' j=0
-	while [ "$j" -lt "$jobs" ]; do
-		dd if=/dev/vda of=/tmp/back.$j bs=1M skip=$((j * per)) count="$per" 2> /dev/null &
-		pids="$pids $!" j=$((j + 1))
-	done
-	for p in $pids; do wait "$p" || st=1; done
-	echo "$st" > /tmp/load.status
-) &
-load=$!
-used_max=0
-while kill -0 "$load" 2> /dev/null; do
-	u=$(cat "$pool/io_tlb_used" 2> /dev/null || echo 0)
-	[ "$u" -gt "$used_max" ] && used_max=$u
-done
-wait "$load"
-report pool_used_max "$used_max"
-if [ "$(cat /tmp/load.status)" != 0 ]; then
-	fail "the write, flush or read-back of /dev/vda failed"
+# The load, with io_tlb_used of the pool sampled while it runs.
+md5_load "$pool" "$mib" "$jobs" || exit 1
+report pool_used_max "$LOAD_USED_MAX"
+if [ "$LOAD_STATUS" != 0 ]; then
+	fail "a write, the flush or a read-back of /dev/vda failed"
 	status=1
 fi
-bad=0 j=0
-while [ "$j" -lt "$jobs" ]; do
-	[ "$(md5sum < /tmp/back.$j)" = "$sum" ] || bad=$((bad + 1))
-	j=$((j + 1))
-done
-report jobs "$jobs"
-if [ "$bad" = 0 ]; then
-	report md5_ok 1
-else
-	report md5_ok 0
-	fail "the data read back from $bad of $jobs regions of /dev/vda differs from what was written"
+if [ "$LOAD_BAD" != 0 ]; then
+	fail "the data read back from $LOAD_BAD of $jobs regions of /dev/vda differs from what was written"
 	status=1
 fi
 
 hiwater=-1
 [ -e "$pool/io_tlb_used_hiwater" ] && hiwater=$(cat "$pool/io_tlb_used_hiwater")
 report pool_hiwater "$hiwater"
-if [ "$used_max" -le 0 ] && [ "$hiwater" -le 0 ]; then
+if [ "$LOAD_USED_MAX" -le 0 ] && [ "$hiwater" -le 0 ]; then
 	fail "the restricted pool was never seen in use"
 	status=1
 fi

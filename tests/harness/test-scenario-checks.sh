@@ -75,8 +75,9 @@ checks_case on-mmio-none on-mmio FAIL md5_ok=1
 checks_case restricted-used restricted-used PASS pool_used_max=0 pool_hiwater=532
 checks_case restricted-used-sampled restricted-used PASS pool_used_max=12 pool_hiwater=-1
 checks_case restricted-unused restricted-used FAIL pool_used_max=0 pool_hiwater=0
-checks_case restricted-data restricted-data PASS md5_ok=1
-checks_case restricted-data-differs restricted-data FAIL md5_ok=0
+checks_case md5 md5 PASS md5_ok=1 jobs=8
+checks_case md5-differs md5 FAIL md5_ok=0 jobs=8
+checks_case md5-not-reported md5 FAIL jobs=8
 checks_case restricted-fixed restricted-fixed PASS pool_nslabs_boot=1024 pool_nslabs_end=1024
 checks_case restricted-grew restricted-fixed FAIL pool_nslabs_boot=1024 pool_nslabs_end=2048
 checks_case restricted-fixed-no-pool restricted-fixed FAIL pool_nslabs_boot=-1 pool_nslabs_end=-1
@@ -87,4 +88,10 @@ checks_case default-not-reported default-idle FAIL md5_ok=1
 CONSOLE_LINE="[ 7.5] virtio-mmio a003e00.virtio_mmio: swiotlb buffer is full (sz: 262144 bytes)" \
 	checks_case buffer-full buffer-full PASS md5_ok=1
 checks_case buffer-never-full buffer-full FAIL md5_ok=1
+CONSOLE_LINE="swiotlb buffer is full (sz: 192512 bytes); INFO: task dd:56 blocked for more than 61 seconds." \
+	checks_case writers-hung writers-hung PASS nslabs_boot=512
+CONSOLE_LINE="swiotlb buffer is full (sz: 192512 bytes)" \
+	checks_case writers-not-hung writers-hung FAIL nslabs_boot=512
+CONSOLE_LINE="INFO: task dd:56 blocked for more than 61 seconds." \
+	checks_case writers-hung-not-full writers-hung FAIL nslabs_boot=512
 exit $status
