@@ -105,6 +105,11 @@ ARM64_GUEST := $(B)/arm64-guest
 export IMAGE_arm64_base := $(ARM64_BASE_OBJ)/$(ARM64_IMAGE)
 export IMAGE_arm64_patched := $(ARM64_PATCHED_OBJ)/$(ARM64_IMAGE)
 export INITRD_arm64 := $(B)/initramfs-arm64.cpio
+# The KUnit suite on arm64 (make kunit-arm64): the cut's KUnit tree, built
+# for arm64 into objects of its own.
+KUNIT_ARM64_SRC := $(KUNIT_SRC)
+KUNIT_ARM64_OBJ := $(B)/obj/kunit-$(SERIES)-arm64
+KUNIT_ARM64_FRAGMENTS := $(call fragments,arm64-kunit)
 KUNIT_MAINLINE_FIXES_SRC := $(B)/src/kunit-mainline-fixes
 KUNIT_MAINLINE_FIXES_OBJ := $(call kunit_obj,mainline-fixes,$(DYN),$(KUNIT_DEBUG))
 INITRD := $(B)/initramfs.cpio
@@ -122,7 +127,7 @@ QEMU_OTHER := qemu-kreclaim
 
 .PHONY: help deps test qemu-test qemu-stages test-harness test-harness-vm shellcheck check-citations check-licence check-docs \
 	kernels kernel-base kernel-patched kernel-mainline test-mainline kunit-kernel initramfs config-show qemu-shell kunit kunit-preempt kunit-nodyn test-regressions \
-	kunit-mainline kunit-kernel-mainline kunit-mainline-fixes kunit-kernel-mainline-fixes test-arm64 kernels-arm64 \
+	kunit-mainline kunit-kernel-mainline kunit-mainline-fixes kunit-kernel-mainline-fixes test-arm64 kernels-arm64 kunit-arm64 kunit-kernel-arm64 \
 	qemu-compare bench bench-shrink bench-perf bench-decompose bench-mainline bench-pools bench-timeline bench-smoke pass-rates test-debug test-xen-dom0 check-versions deb deb-boot clean distclean $(QEMU_STAGES) $(QEMU_OTHER)
 
 help:
@@ -196,6 +201,7 @@ help:
 	@echo "                        the patched kernel's place: $(MAINLINE_SCENARIOS) beside the series (a kernel of its own)"
 	@echo "  make test-arm64       arm64 on QEMU's virt machine, unpatched and patched (cross-built): a virtio-mmio"
 	@echo "                        disk through a device-tree restricted-dma-pool, filled; growth under force"
+	@echo "  make kunit-arm64      the KUnit suite on arm64 (QEMU's virt machine; a cross-built kernel of its own)"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
 	@echo "  make test-debug       on a KASAN/lockdep kernel booted with preempt=full: KUnit, then fio verify,"
@@ -273,6 +279,7 @@ $(eval $(call kernel_rules,$(KUNIT_MAINLINE_SRC),$(KUNIT_MAINLINE_OBJ),$(KUNIT_M
 $(eval $(call kernel_rules,$(KUNIT_MAINLINE_FIXES_SRC),$(KUNIT_MAINLINE_FIXES_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_FIXES_SRC)/.kunit-tree))
 $(eval $(call kernel_rules,$(BASE_SRC),$(ARM64_BASE_OBJ),$(ARM64_BASE_FRAGMENTS),$(BASE_SRC)/.extracted,arm64,$(ARM64_IMAGE)))
 $(eval $(call kernel_rules,$(PATCHED_SRC),$(ARM64_PATCHED_OBJ),$(ARM64_PATCHED_FRAGMENTS),$(PATCHED_SRC)/.series-applied,arm64,$(ARM64_IMAGE)))
+$(eval $(call kernel_rules,$(KUNIT_ARM64_SRC),$(KUNIT_ARM64_OBJ),$(KUNIT_ARM64_FRAGMENTS),$(KUNIT_SRC)/.kunit-tree,arm64,$(ARM64_IMAGE)))
 
 config-show: $(if $(filter base,$(KERNEL)),$(BASE_SRC)/.extracted,$(PATCHED_SRC)/.series-applied)
 	DRY_RUN=1 scripts/kernel/kconfig.sh $(if $(filter base,$(KERNEL)),$(BASE_SRC) $(BASE_OBJ) $(BASE_FRAGMENTS),$(PATCHED_SRC) $(PATCHED_OBJ) $(PATCHED_FRAGMENTS))
@@ -299,6 +306,7 @@ kernel-patched: $(PATCHED_OBJ)/$(BZ)
 kernels: kernel-base kernel-patched
 kernel-mainline: $(MAINLINE_OBJ)/$(BZ)
 kernels-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched)
+kunit-kernel-arm64: $(KUNIT_ARM64_OBJ)/$(ARM64_IMAGE)
 kunit-kernel: $(KUNIT_OBJ)/$(BZ)
 kunit-kernel-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ)
 kunit-kernel-mainline-fixes: $(KUNIT_MAINLINE_FIXES_OBJ)/$(BZ)
@@ -534,6 +542,12 @@ kunit-mainline: $(KUNIT_MAINLINE_OBJ)/$(BZ) $(INITRD)
 # and the fix).
 kunit-mainline-fixes: $(KUNIT_MAINLINE_FIXES_OBJ)/$(BZ) $(INITRD)
 	KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh mainline-fixes $(DYN)
+
+# The same suite on arm64 (QEMU's virt machine, the arm64 initramfs):
+# results kunit[-SERIES]-arm64.CASE.  Not in make test: a cross build of
+# its own.
+kunit-arm64: $(KUNIT_ARM64_OBJ)/$(ARM64_IMAGE) $(INITRD_arm64)
+	KUNIT_ARCH=arm64 KUNIT_BOOT_ONLY=1 scripts/kunit/kunit-run.sh $(SERIES) y
 
 # The same suite on a CONFIG_SWIOTLB_DYNAMIC=n build of the series (a
 # fourth kernel, so not in make test): full pools fail cleanly, the

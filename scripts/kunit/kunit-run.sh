@@ -43,6 +43,10 @@
 # KUNIT_PREEMPT=none|voluntary|full boots with preempt=MODE (the kernels
 # are PREEMPT_DYNAMIC, as Debian's amd64 is) and records NAME.preempt:
 # PASS only if the kernel said it runs in that mode.
+# KUNIT_ARCH=arm64 (make kunit-arm64) builds the cut's KUnit tree for
+# arm64 (the Makefile's KUNIT_ARM64_*, make kunit-kernel-arm64) and boots
+# it on QEMU's virt machine with the arm64 initramfs; results
+# "kunit[-SERIES]-arm64.CASE".  Not for mainline.
 #
 # Records PASS/FAIL "kunit[-SERIES][-nodyn][-debug].CASE" lines; a crash or a
 # timeout in the middle of the suite fails every case that did not report.
@@ -64,6 +68,8 @@ esac
 
 top=$PROJECT_TOP
 build=$BUILD_DIR
+arch=${KUNIT_ARCH:-x86_64}
+arch_facts "$arch"
 # The Makefile's variables and target of this kernel: KUNIT_* and
 # kunit-kernel for a cut, KUNIT_MAINLINE_* and kunit-kernel-mainline for
 # Debian's 6.12, which is no SERIES of the Makefile (any cut will do);
@@ -75,13 +81,18 @@ elif [ "$series" = "$MAINLINE_FIXES_CUT" ]; then
 else
 	make_series=$series var=KUNIT target=kunit-kernel
 fi
+initrd_var=INITRD
+if [ "$arch" = arm64 ]; then
+	is_mainline "$series" && die $EX_USAGE "KUNIT_ARCH=arm64 is for a cut of the series, not $series"
+	var=KUNIT_ARM64 target=kunit-kernel-arm64 initrd_var=INITRD_arm64
+fi
 # kunit_make ARG...: the project's Makefile, for this kernel.
 kunit_make() {
 	project_make B="$build" SERIES="$make_series" DYN="$dyn" KUNIT_DEBUG="${KUNIT_DEBUG:-0}" "$@"
 }
 # The tree, the object directory and the initramfs are the Makefile's.
 tree=$(kunit_make -s "print-${var}_SRC") obj=$(kunit_make -s "print-${var}_OBJ")
-initrd=$(kunit_make -s print-INITRD)
+initrd=$(kunit_make -s "print-$initrd_var")
 if [ -z "$tree" ] || [ -z "$obj" ] || [ -z "$initrd" ]; then
 	die $EX_USAGE "the Makefile gave no KUnit tree, object directory or initramfs"
 fi
@@ -90,13 +101,14 @@ name=kunit
 [ "$series" = full ] || name=$name-$series
 [ "$dyn" = y ] || name=$name-nodyn
 [ "${KUNIT_DEBUG:-0}" = 1 ] && name=$name-debug
+[ "$arch" = x86_64 ] || name=$name-$arch
 name=${KUNIT_RUN:-$name}
 out=$runs/$name
 preempt=${KUNIT_PREEMPT:-}
 case "$preempt" in ''|none|voluntary|full) ;; *) die $EX_USAGE "KUNIT_PREEMPT must be none, voluntary or full" ;; esac
 cmdline="swiotlb=512,force${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}${preempt:+ preempt=$preempt}${KUNIT_CMDLINE:+ $KUNIT_CMDLINE}"
 
-if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
+if [ "${KUNIT_BOOT_ONLY:-0}" = 1 ] && [ -f "$obj/$ARCH_IMAGE" ]; then
 	info "KUNIT_BOOT_ONLY: booting $obj as it is"
 else
 	# The Makefile builds it (make kunit-kernel: kunit-tree.sh, kconfig.sh,
@@ -110,20 +122,21 @@ else
 		die $EX_BUILD "the KUnit kernel did not build ($how; its error is above)"
 fi
 
-# The initramfs is the same for every kernel. On mainline the Makefile's
-# rule makes it (from 6.1's base tree): mk-initramfs.sh on the KUnit tree
-# would build dma_map_benchmark from 6.12's source and header.
+# The initramfs is the same for every kernel of an architecture. On
+# mainline and on arm64 the Makefile's rule makes it (from 6.1's base
+# tree): mk-initramfs.sh on the KUnit tree would build dma_map_benchmark
+# from 6.12's source and header, and arm64's needs its busybox.
 if [ -f "$initrd" ]; then
 	:
-elif is_mainline "$series"; then
-	kunit_make initramfs || die $EX_BUILD "no initramfs (make initramfs; its error is above)"
+elif is_mainline "$series" || [ "$arch" != x86_64 ]; then
+	kunit_make "$initrd" || die $EX_BUILD "no initramfs $initrd (make $initrd; its error is above)"
 else
 	"$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree"
 fi
 
 status=0
 TEST_TIMEOUT=${KUNIT_TIMEOUT:-600} BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900} \
-	"$top/scripts/vm/qemu-run.sh" -k "$obj/arch/x86/boot/bzImage" -i "$initrd" \
+	QEMU_ARCH=$arch "$top/scripts/vm/qemu-run.sh" -k "$obj/$ARCH_IMAGE" -i "$initrd" \
 	-t kunit -c "$cmdline" -m "${KUNIT_MEM:-5120}" \
 	-s "$smp" -o "$out" "${icount[@]}" || status=$?
 
