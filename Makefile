@@ -200,7 +200,8 @@ help:
 	@echo "  make test-mainline    Debian's $(MAINLINE_VERSION) (mainline's dynamic SWIOTLB, none of our patches) in"
 	@echo "                        the patched kernel's place: $(MAINLINE_SCENARIOS) beside the series (a kernel of its own)"
 	@echo "  make test-arm64       arm64 on QEMU's virt machine, unpatched and patched (cross-built): a virtio-mmio"
-	@echo "                        disk through a device-tree restricted-dma-pool, filled; growth under force"
+	@echo "                        disk through a device-tree restricted-dma-pool, filled; growth under force;"
+	@echo "                        the KUnit suite (make kunit-arm64)"
 	@echo "  make kunit-arm64      the KUnit suite on arm64 (QEMU's virt machine; a cross-built kernel of its own)"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
@@ -606,8 +607,8 @@ check-versions:
 # arm64 on QEMU's virt machine (TCG): the scenarios of tests/scenarios/
 # whose ARCH is arm64, on the unpatched and the patched kernel, side by
 # side: a device-tree restricted pool, filled, and growth under
-# swiotlb=512,force.  Kernels of their own (a cold cross build each); not
-# in make test.
+# swiotlb=512,force; then the KUnit suite on arm64 (make kunit-arm64).
+# Kernels of their own (a cold cross build each); not in make test.
 ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full \
 	arm64-grow-base arm64-grow
 test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
@@ -615,6 +616,7 @@ test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
 	-@for s in $(ARM64_SCENARIOS); do \
 		scripts/report/stage.sh $$s scripts/vm/qemu-test.sh tests/scenarios/$$s.conf; \
 	done
+	-@scripts/report/stage.sh kunit-arm64 $(MAKE) --no-print-directory kunit-arm64
 	@scripts/report/compare.sh $(ARM64_SCENARIOS)
 	@scripts/report/summarize.sh
 

@@ -28,12 +28,6 @@ report samples "$LOAD_SAMPLES"
 report hiwater "$(swiotlb_read io_tlb_used_hiwater)"
 report nslabs_after "$(swiotlb_read io_tlb_nslabs)"
 status=0
-if [ "$LOAD_STATUS" != 0 ]; then
-	fail "a write, the flush or a read-back of /dev/vda failed"
-	status=1
-fi
-if [ "$LOAD_BAD" != 0 ]; then
-	fail "the data read back from $LOAD_BAD of $jobs regions of /dev/vda differs from what was written"
-	status=1
-fi
+# md5_load said what failed
+{ [ "$LOAD_STATUS" = 0 ] && [ "$LOAD_BAD" = 0 ]; } || status=1
 exit $status

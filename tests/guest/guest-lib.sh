@@ -140,9 +140,11 @@ fio_json() {
 # guest): JOBS dd writers at once, each MIB/JOBS MiB of the same random
 # data to a region of /dev/vda of its own, then sync, drop the page cache,
 # and as many readers.  Samples DIR/io_tlb_used while it runs.  Sets
-# LOAD_USED_MAX (the largest sample), LOAD_STATUS (0: every dd, the sync
-# and the drop worked) and LOAD_BAD (regions whose md5sum differs from
-# the data's); reports jobs and md5_ok.  Status 1 if it could not start.
+# LOAD_USED_MAX (the largest sample), LOAD_SAMPLES (how many samples),
+# LOAD_STATUS (0: every dd, the sync and the drop worked) and LOAD_BAD
+# (regions whose md5sum differs from the data's), and says which failed;
+# reports jobs, write_kib and read_kib (the KiB of the regions that came
+# back right) and md5_ok.  Status 1 if it could not start.
 md5_load() {
 	md5_dir=$1 md5_per=$(($2 / $3)) md5_jobs=$3
 	[ "$md5_per" -gt 0 ] || { fail "$2 MiB cannot be shared by $3 jobs"; return 1; }
@@ -178,6 +180,9 @@ md5_load() {
 		[ "$(md5sum < /tmp/back.$j)" = "$md5_sum" ] || LOAD_BAD=$((LOAD_BAD + 1))
 		j=$((j + 1))
 	done
+	[ "$LOAD_STATUS" = 0 ] || fail "a write, the flush or a read-back of /dev/vda failed"
+	[ "$LOAD_BAD" = 0 ] ||
+		fail "the data read back from $LOAD_BAD of $md5_jobs regions of /dev/vda differs from what was written"
 	report jobs "$md5_jobs"
 	# as fio-verify.sh reports them (KiB), for scripts/report/compare.sh
 	report write_kib $((md5_jobs * md5_per * 1024))
