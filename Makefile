@@ -201,7 +201,7 @@ help:
 	@echo "                        the patched kernel's place: $(MAINLINE_SCENARIOS) beside the series (a kernel of its own)"
 	@echo "  make test-arm64       arm64 on QEMU's virt machine, unpatched and patched (cross-built): a virtio-mmio"
 	@echo "                        disk through a device-tree restricted-dma-pool, filled; growth under force;"
-	@echo "                        the KUnit suite (make kunit-arm64)"
+	@echo "                        the KUnit suite (make kunit-arm64); Debian's arm64 config (make debian-config-arm64)"
 	@echo "  make kunit-arm64      the KUnit suite on arm64 (QEMU's virt machine; a cross-built kernel of its own)"
 	@echo "  make test-xen-dom0    the series as a Xen PV dom0 under Debian's Xen (TCG): an ata_piix disk"
 	@echo "                        (32-bit DMA) gets its DMA mask and passes fio verify (a kernel of its own)"
@@ -607,7 +607,8 @@ check-versions:
 # arm64 on QEMU's virt machine (TCG): the scenarios of tests/scenarios/
 # whose ARCH is arm64, on the unpatched and the patched kernel, side by
 # side: a device-tree restricted pool, filled, and growth under
-# swiotlb=512,force; then the KUnit suite on arm64 (make kunit-arm64).
+# swiotlb=512,force; then the KUnit suite on arm64 (make kunit-arm64) and
+# the series' objects with Debian's arm64 config (make debian-config-arm64).
 # Kernels of their own (a cold cross build each); not in make test.
 ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full \
 	arm64-grow-base arm64-grow
@@ -617,6 +618,7 @@ test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
 		scripts/report/stage.sh $$s scripts/vm/qemu-test.sh tests/scenarios/$$s.conf; \
 	done
 	-@scripts/report/stage.sh kunit-arm64 $(MAKE) --no-print-directory kunit-arm64
+	-@scripts/report/stage.sh debian-config.arm64 $(MAKE) --no-print-directory debian-config-arm64
 	@scripts/report/compare.sh $(ARM64_SCENARIOS)
 	@scripts/report/summarize.sh
 
@@ -694,3 +696,16 @@ debian-config-check: $(BASE_SRC)/.extracted $(PATCHED_SRC)/.series-applied
 	done
 	@scripts/report/summarize.sh
 .PHONY: debian-config-check
+
+# The same with Debian's arm64 config (config.arm64_none_arm64 of the arm64
+# linux-config-6.1, fetched without installing it), cross-built; the
+# last stage of make test-arm64.
+DEBIAN_ARM64_CONFIG := $(B)/debian-arm64
+$(DEBIAN_ARM64_CONFIG)/root/usr/src/linux-config-6.1/config.arm64_none_arm64.xz: scripts/vm/apt-fetch.sh
+	scripts/vm/apt-fetch.sh $(DEBIAN_ARM64_CONFIG) bookworm arm64 linux-config-6.1
+	touch $@
+debian-config-arm64: $(BASE_SRC)/.extracted $(PATCHED_SRC)/.series-applied \
+		$(DEBIAN_ARM64_CONFIG)/root/usr/src/linux-config-6.1/config.arm64_none_arm64.xz
+	DEBIAN_CONFIG_DIR=$(DEBIAN_ARM64_CONFIG)/root/usr/src/linux-config-6.1 \
+		scripts/checks/debian-config-check.sh arm64
+.PHONY: debian-config-arm64

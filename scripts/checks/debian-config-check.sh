@@ -3,10 +3,13 @@
 # The series builds with Debian's own kernel configs,
 # with no warning that the unpatched tree does not also give.
 #
-# usage: scripts/checks/debian-config-check.sh FLAVOUR      (amd64 or cloud-amd64)
+# usage: scripts/checks/debian-config-check.sh FLAVOUR  (amd64, cloud-amd64 or arm64)
 #
 # Debian's config is /usr/src/linux-config-6.1/config.amd64_none_FLAVOUR.xz
-# (package linux-config-6.1).  The unpatched tree (build/src/base) and the
+# (package linux-config-6.1).  arm64 (make debian-config-arm64) is
+# config.arm64_none_arm64.xz of the arm64 build of that package, which
+# the Makefile fetches with scripts/vm/apt-fetch.sh (DEBIAN_CONFIG_DIR),
+# built with Debian's cross compiler (lib.sh's arch_facts).  The unpatched tree (build/src/base) and the
 # patched one (build/src/$SERIES, default full) are each configured and built
 # in an O= directory of their own, build/obj/debcfg-FLAVOUR-base and
 # build/obj/debcfg-FLAVOUR-$SERIES (the source trees stay clean):
@@ -46,17 +49,19 @@ set -euo pipefail
 # shellcheck source=scripts/checks/checks-lib.sh
 . "$(dirname "$0")/checks-lib.sh"
 
-[ $# -eq 1 ] || die $EX_USAGE "usage: $0 amd64|cloud-amd64"
+[ $# -eq 1 ] || die $EX_USAGE "usage: $0 amd64|cloud-amd64|arm64"
 flavour=$1
 case "$flavour" in
-amd64|cloud-amd64) ;;
-*) die $EX_USAGE "FLAVOUR must be amd64 or cloud-amd64, not '$flavour'" ;;
+amd64|cloud-amd64) debarch=amd64 karch=x86_64 ;;
+arm64) debarch=arm64 karch=arm64 ;;
+*) die $EX_USAGE "FLAVOUR must be amd64, cloud-amd64 or arm64, not '$flavour'" ;;
 esac
+arch_facts "$karch"
 series=${SERIES:-full}
 need_cut "$series"
 name=debian-config.$flavour
 [ "$series" = full ] || name=debian-config-$series.$flavour
-debcfg=${DEBIAN_CONFIG_DIR:-/usr/src/linux-config-6.1}/config.amd64_none_$flavour.xz
+debcfg=${DEBIAN_CONFIG_DIR:-/usr/src/linux-config-6.1}/config.${debarch}_none_$flavour.xz
 base_src=${DEBCFG_BASE_SRC:-$(make_var BASE_SRC)}
 patched_src=${DEBCFG_PATCHED_SRC:-$(SERIES=$series make_var PATCHED_SRC)}
 objroot=${DEBCFG_OBJ:-$(make_var B)/obj}
@@ -74,21 +79,39 @@ jobs=${JOBS:-2}
 objects=(
 	"kernel/dma/ -"
 	"drivers/base/core.o -"
-	"arch/x86/kernel/pci-dma.o -"
 	"drivers/xen/swiotlb-xen.o SWIOTLB_XEN"
-	"arch/x86/mm/mem_encrypt.o X86_MEM_ENCRYPT"
-	"arch/x86/mm/mem_encrypt_amd.o AMD_MEM_ENCRYPT"
-	"arch/x86/mm/mem_encrypt_identity.o AMD_MEM_ENCRYPT"
-	"arch/x86/mm/mem_encrypt_boot.o AMD_MEM_ENCRYPT"
 	"drivers/iommu/dma-iommu.o IOMMU_DMA"
-	"arch/x86/kernel/setup.o -"
-	"arch/x86/hyperv/hv_init.o HYPERV"
-	"drivers/pci/xen-pcifront.o XEN_PCIDEV_FRONTEND"
 )
-# Options that must keep Debian's value through olddefconfig (Debian configs and packages names
-# the first three); the others are only reported.
-watch=(AMD_MEM_ENCRYPT XEN_DOM0 SWIOTLB_XEN XEN SWIOTLB X86_MEM_ENCRYPT)
-report=(INTEL_TDX_GUEST HYPERV IOMMU_DMA DMA_RESTRICTED_POOL DEBUG_INFO)
+# archfiles: the series' files of other architectures' directories that
+# this architecture builds, and the target that builds each.
+declare -A archfiles=()
+if [ "$karch" = x86_64 ]; then
+	objects+=(
+		"arch/x86/kernel/pci-dma.o -"
+		"arch/x86/mm/mem_encrypt.o X86_MEM_ENCRYPT"
+		"arch/x86/mm/mem_encrypt_amd.o AMD_MEM_ENCRYPT"
+		"arch/x86/mm/mem_encrypt_identity.o AMD_MEM_ENCRYPT"
+		"arch/x86/mm/mem_encrypt_boot.o AMD_MEM_ENCRYPT"
+		"arch/x86/kernel/setup.o -"
+		"arch/x86/hyperv/hv_init.o HYPERV"
+		"drivers/pci/xen-pcifront.o XEN_PCIDEV_FRONTEND"
+	)
+	# Options that must keep Debian's value through olddefconfig (Debian
+	# configs and packages names the first three); the others are only
+	# reported.
+	watch=(AMD_MEM_ENCRYPT XEN_DOM0 SWIOTLB_XEN XEN SWIOTLB X86_MEM_ENCRYPT)
+	report=(INTEL_TDX_GUEST HYPERV IOMMU_DMA DMA_RESTRICTED_POOL DEBUG_INFO)
+else
+	# arm64 builds arch/arm/xen/ in arch/arm64/xen/ (its Makefile's
+	# ../../arm/xen/ objects), for a Xen dom0 or guest on arm64.
+	objects+=(
+		"arch/arm64/mm/ -"
+		"arch/arm64/xen/ XEN"
+	)
+	archfiles[arch/arm/xen/mm.c]=arch/arm64/xen/
+	watch=(XEN SWIOTLB_XEN SWIOTLB DMA_RESTRICTED_POOL)
+	report=(IOMMU_DMA ARM64_VA_BITS_48 ZONE_DMA32 DEBUG_INFO)
+fi
 # Settings that name files in Debian's build tree; listed for the output.
 signing=(SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS MODULE_SIG_KEY)
 
@@ -103,14 +126,16 @@ need_tools "apt-get install gcc make flex bison bc libelf-dev libssl-dev xz-util
 # objtool, resolve_btfids and scripts/ for prepare is most of the time
 # (measured: 47 s without, 8 s with a warm cache, per tree).
 cc=$(kernel_cc)
-hostcc=$cc
+hostcc=$(ARCH_CROSS='' kernel_cc)
 
 # objmake TREE OBJDIR ARGS...: make out of tree, at the lowest priority.
 objmake() {
 	local tree=$1 obj=$2
 	shift 2
-	run nice -n 19 make -C "$tree" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$hostcc" \
-		-j"$jobs" "$@"
+	local cross=()
+	[ -z "$ARCH_CROSS" ] || cross=(CROSS_COMPILE="$ARCH_CROSS")
+	run nice -n 19 make -C "$tree" O="$obj" ARCH="$karch" CC="$cc" HOSTCC="$hostcc" \
+		"${cross[@]}" -j"$jobs" "$@"
 }
 
 # The series' own files must all be built here: a .c file it changes (other
@@ -121,16 +146,19 @@ while read -r f; do
 	*.c) ;;
 	*) continue ;;
 	esac
-	case "$f" in
-	arch/x86/*) ;;
-	arch/*) continue ;;
-	esac
 	covered=0
+	case "$f" in
+	arch/x86/*) [ "$karch" = x86_64 ] || continue ;;
+	arch/arm64/*) [ "$karch" = arm64 ] || continue ;;
+	arch/*) [ -n "${archfiles[$f]:-}" ] || continue ;;
+	esac
+	# a file of arch/arm/xen/ is built by its target in arch/arm64/xen/
+	src=${archfiles[$f]:-$f}
 	for e in "${objects[@]}"; do
 		t=${e%% *}
 		case "$t" in
-		*/) [ "${f#"$t"}" != "$f" ] && covered=1 ;;
-		*) [ "${f%.c}.o" = "$t" ] && covered=1 ;;
+		*/) [ "${src#"$t"}" != "$src" ] && covered=1 ;;
+		*) [ "${src%.c}.o" = "$t" ] && covered=1 ;;
 		esac
 	done
 	[ $covered = 1 ] || uncovered+=("$f")
@@ -262,6 +290,16 @@ build() {
 			exit $EX_BUILD
 		fi
 		built=$((built + n))
+	done
+	# the series' files of other architectures' directories, where a
+	# target here builds them (archfiles): their own objects, too
+	for f in "${!archfiles[@]}"; do
+		[[ " ${targets[*]} " == *" ${archfiles[$f]} "* ]] || continue
+		if [ ! -f "$obj/${f%.c}.o" ]; then
+			record FAIL "$name" "$side tree: ${archfiles[$f]} built no ${f%.c}.o"
+			exit $EX_BUILD
+		fi
+		built=$((built + 1))
 	done
 	warnings_of "$log" "$tree" | sed "s|^$rel/||" | LC_ALL=C sort > "$obj/debcfg.warnings"
 	secs=$((SECONDS - s))
