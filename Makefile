@@ -606,11 +606,14 @@ check-versions:
 # (three KUnit kernels; not in make test).
 # arm64 on QEMU's virt machine (TCG): the scenarios of tests/scenarios/
 # whose ARCH is arm64, on the unpatched and the patched kernel, side by
-# side: a device-tree restricted pool, filled, and growth under
-# swiotlb=512,force; then the KUnit suite on arm64 (make kunit-arm64) and
-# the series' objects with Debian's arm64 config (make debian-config-arm64).
+# side: a device-tree restricted pool, filled (a 2 MiB pool, and a 512 KiB
+# one with requests that fit it and with requests larger than it), and
+# growth under swiotlb=512,force; then the KUnit suite on arm64 (make
+# kunit-arm64) and the series' objects with Debian's arm64 config (make
+# debian-config-arm64).
 # Kernels of their own (a cold cross build each); not in make test.
 ARM64_SCENARIOS := arm64-restricted-base arm64-restricted arm64-restricted-full-base arm64-restricted-full \
+	arm64-restricted-small-base arm64-restricted-small arm64-restricted-stuck-base arm64-restricted-stuck \
 	arm64-grow-base arm64-grow
 test-arm64: $(IMAGE_arm64_base) $(IMAGE_arm64_patched) $(INITRD_arm64)
 	@rm -f $(RESULTS_FILE)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# restricted-pool [MIB [JOBS]]: the disk /dev/vda sits on a virtio-mmio transport
+# restricted-pool [MIB [JOBS [MAX_KB]]]: the disk /dev/vda sits on a virtio-mmio transport
 # whose device-tree node has a memory-region of compatible
 # "restricted-dma-pool" (make test-arm64 writes that device tree).  Its DMA
 # must go through that pool and no other:
@@ -15,12 +15,17 @@
 #   - the default swiotlb served nothing: its io_tlb_used stays 0 (and its
 #     high-water mark, where the kernel has one);
 #   - the pool did not grow: io_tlb_nslabs is the same after the load.
+# With MAX_KB, the disk's largest request is set to MAX_KB KiB
+# (max_sectors_kb) before the load.  Before the load it reports the
+# largest request and the largest segment (max_sectors_kb,
+# max_segment_size): the run of a pool too small for them hangs, so they
+# must reach result.txt first.
 # Reports pool, pool_nslabs_boot, pool_nslabs_end, pool_used_max,
 # pool_hiwater, default_nslabs, default_used_end, default_hiwater, md5_ok,
 # buffer_full (console lines "swiotlb buffer is full").
 # shellcheck source=tests/guest/guest-lib.sh
 . /tests/guest-lib.sh
-mib=${1:-64} jobs=${2:-1}
+mib=${1:-64} jobs=${2:-1} max_kb=${3:-}
 status=0
 
 pool=
@@ -39,6 +44,13 @@ case "$disk" in
 *virtio_mmio*) ;;
 *) fail "/dev/vda is not on a virtio-mmio transport: ${disk:-no /dev/vda}"; exit 1 ;;
 esac
+queue=/sys/block/vda/queue
+if [ -n "$max_kb" ]; then
+	echo "$max_kb" > "$queue/max_sectors_kb" ||
+		{ fail "cannot set $queue/max_sectors_kb to $max_kb"; exit 1; }
+fi
+report max_sectors_kb "$(cat "$queue/max_sectors_kb")"
+report max_segment_size "$(cat "$queue/max_segment_size")"
 pool_boot=$(cat "$pool/io_tlb_nslabs")
 report pool_nslabs_boot "$pool_boot"
 report default_nslabs "$(swiotlb_read io_tlb_nslabs)"

@@ -81,6 +81,15 @@ checks_case md5-not-reported md5 FAIL jobs=8
 checks_case restricted-fixed restricted-fixed PASS pool_nslabs_boot=1024 pool_nslabs_end=1024
 checks_case restricted-grew restricted-fixed FAIL pool_nslabs_boot=1024 pool_nslabs_end=2048
 checks_case restricted-fixed-no-pool restricted-fixed FAIL pool_nslabs_boot=-1 pool_nslabs_end=-1
+# 512 KiB pool (256 slots), 256 KiB segments: 1 segment beside the ring's.
+checks_case request-fits request-fits PASS max_sectors_kb=128 max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-fits-2m request-fits PASS max_sectors_kb=1280 max_segment_size=262144 pool_nslabs_boot=1024
+checks_case request-fits-not request-fits FAIL max_sectors_kb=1280 max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-fits-one-over request-fits FAIL max_sectors_kb=257 max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-fits-unreported request-fits FAIL max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-too-big request-too-big PASS max_sectors_kb=1280 max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-too-big-fits request-too-big FAIL max_sectors_kb=512 max_segment_size=262144 pool_nslabs_boot=256
+checks_case request-too-big-unreported request-too-big FAIL max_sectors_kb=1280 pool_nslabs_boot=256
 checks_case default-idle default-idle PASS default_nslabs=32768 default_used_end=0 default_hiwater=0
 checks_case default-idle-no-pool default-idle PASS default_nslabs=-1 default_used_end=-1 default_hiwater=-1
 checks_case default-used default-idle FAIL default_nslabs=32768 default_used_end=0 default_hiwater=40

@@ -64,6 +64,7 @@ pass_if() {
 scenario_check() {
 	local c=$1 p why wf facts hw ub nb nbs nas pinned freed_kib w r tr inj
 	local missing reports site sites k min_kib=${MIN_KIB:-524288}
+	local req_kib seg_kib pool_kib segs room
 	case "$c" in
 		fio-ok)
 			if [ "$(val fio_status)" = 0 ] && [ "$(val fio_errors)" = 0 ] && [ "$(val fio_jobs)" -gt 0 ]; then
@@ -352,6 +353,31 @@ scenario_check() {
 			pass_if restricted-fixed "the restricted pool had $nb slots before the load and after it" \
 				"the restricted pool had $nb slots before the load and $nbs after it" \
 				test "$nb" -gt 0 -a "$nbs" = "$nb" ;;
+		request-fits|request-too-big)
+			# Whether the disk's largest request can be bounced through
+			# the restricted pool at all.  virtio-blk bounds each segment
+			# of a request by the swiotlb's largest mapping (one pool
+			# segment, max_segment_size), but not the request's total
+			# (max_sectors_kb, the block layer's 1280 KiB).  A pool
+			# segment holds at most one such segment, and the first holds
+			# the ring (a coherent buffer from the pool).  So a request
+			# fits when its segments do in the pool's segments but one;
+			# it can never be mapped when it is larger than the pool
+			# (slots of 2 KiB), and virtio-blk then retries it forever.
+			req_kib=$(val max_sectors_kb) seg_kib=$(($(val max_segment_size) / 1024))
+			pool_kib=$(($(val pool_nslabs_boot) * 2)) segs=-1 room=-1
+			if [ "$req_kib" -gt 0 ] && [ "$seg_kib" -gt 0 ] && [ "$pool_kib" -gt 0 ]; then
+				segs=$(((req_kib + seg_kib - 1) / seg_kib)) room=$((pool_kib / seg_kib - 1))
+			fi
+			facts="the disk's largest request $req_kib KiB (segments of up to $seg_kib KiB: $segs), the pool $pool_kib KiB (room for such segments beside the ring: $room)"
+			if [ "$c" = request-fits ]; then
+				pass_if request-fits "$facts: it fits" "$facts: it does not fit, or a size was not reported" \
+					test "$segs" -gt 0 -a "$segs" -le "$room"
+			else
+				pass_if request-too-big "$facts: larger than the pool, it can never be mapped" \
+					"$facts: not larger than the pool, or a size was not reported" \
+					test "$segs" -gt 0 -a "$req_kib" -gt "$pool_kib"
+			fi ;;
 		default-idle)
 			# Nothing of the disk's went through the default swiotlb (-1:
 			# it has no pool, or the kernel no high-water mark); the
