@@ -14,7 +14,13 @@
 # configuration and packages are not touched), checks that the binary
 # finds its libraries, and writes
 # DIR/qemu-system-x86_64, a wrapper that runs it with its own firmware
-# directory (and bookworm's SeaBIOS, which qemu-system-x86 installed).
+# directory (and bookworm's SeaBIOS, which qemu-system-x86 installed) and
+# "-audio none".  Without that, the pc machine's PC speaker has QEMU probe
+# audio drivers: where the host has bookworm's qemu-system-gui (which
+# qemu-system-arm recommends), QEMU 10 finds its audio-pa.so, refuses a
+# module of another build and aborts on an assertion (measured).  So the
+# wrapper is checked by starting the pc machine (stopped, -S) and quitting
+# it from the monitor, not by --version alone, which loads no module.
 # Exits EX_OK, EX_MISSING (no apt-get, dpkg-deb or network) or EX_BUILD (the
 # binary does not run here).
 set -euo pipefail
@@ -37,8 +43,11 @@ cat > "$dir/qemu-system-x86_64" <<WRAPPER
 # Written by scripts/vm/get-qemu.sh: QEMU from $suite, with its own firmware.
 QEMU_MODULE_DIR=$dir/root/usr/lib/x86_64-linux-gnu/qemu
 export QEMU_MODULE_DIR
-exec $bin -L $dir/root/usr/share/qemu -L /usr/share/seabios -L /usr/share/qemu "\$@"
+exec $bin -L $dir/root/usr/share/qemu -L /usr/share/seabios -L /usr/share/qemu -audio none "\$@"
 WRAPPER
 chmod +x "$dir/qemu-system-x86_64"
 "$dir/qemu-system-x86_64" --version | head -n 1 | sed 's/^/get-qemu: /' ||
 	die $EX_BUILD "$dir/qemu-system-x86_64 does not run"
+started=$(echo quit | timeout 60 "$dir/qemu-system-x86_64" -machine pc -accel tcg -S \
+	-display none -serial none -nic none -monitor stdio 2>&1) ||
+	die $EX_BUILD "$dir/qemu-system-x86_64 cannot start the pc machine: $(echo "$started" | tail -n 3)"
