@@ -23,11 +23,8 @@ set -euo pipefail
 # shellcheck source=scripts/checks/checks-lib.sh
 . "$(dirname "$0")/checks-lib.sh"
 
-checks_series "${1:-${SERIES:-full}}"
-shift || true
-name=port-checks.$SERIES
+checks_start "$PROJECT_TOP/configs/coverage" "$@"
 tree=$S/git
-mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/coverage" "$@")
 export ARCH=x86_64
 unset CROSS_COMPILE
 

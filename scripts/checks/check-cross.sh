@@ -20,11 +20,8 @@ set -euo pipefail
 # shellcheck source=scripts/checks/checks-lib.sh
 . "$(dirname "$0")/checks-lib.sh"
 
-checks_series "${1:-${SERIES:-full}}"
-shift || true
-name=port-checks.$SERIES
+checks_start "$PROJECT_TOP/configs/cross" "$@"
 tree=$S/quilt
-mapfile -t frags < <(checks_fragments "$PROJECT_TOP/configs/cross" "$@")
 if [ ! -f "$tree/.pc/applied-patches" ]; then
 	for f in "${frags[@]}"; do
 		record FAIL "$name.cross-$(basename "$f" .config)" "cannot run: no patched tree in $tree (check-apply failed or did not run)"

@@ -42,6 +42,21 @@ checks_fragments() {
 	fi
 }
 
+# checks_start DIR [SERIES [FRAGMENT...]]: the start of a check that builds
+# config fragments: checks_series SERIES (default $SERIES, or full), name
+# (port-checks.SERIES, the prefix of its records) and the array frags
+# (checks_fragments DIR FRAGMENT...).
+checks_start() {
+	local dir=$1
+	shift
+	checks_series "${1:-${SERIES:-full}}"
+	shift || true
+	# shellcheck disable=SC2034 # read by the caller
+	name=port-checks.$SERIES
+	# shellcheck disable=SC2034 # read by the caller
+	mapfile -t frags < <(checks_fragments "$dir" "$@")
+}
+
 # pristine_tree: make sure $CHECKS_SRC holds the unpatched 6.1 tree.
 pristine_tree() {
 	"$PROJECT_TOP/scripts/series/get-source.sh" "$CHECKS_SRC" ||

@@ -79,16 +79,7 @@ report swiotlb_full "$(dmesg | grep -c 'swiotlb buffer is full')"
 report fio_status "$status"
 
 fio_json /tmp/fio.json > /tmp/fio.report
-# fio's JSON report: one entry of "jobs" per job, bw in KiB/s.
-jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
-	([.jobs[].read.bw] | add // 0), ([.jobs[].write.bw] | add // 0)] | @tsv' \
-	/tmp/fio.report > /tmp/fio.sum 2>/dev/console
-read -r jobs errors rbw wbw < /tmp/fio.sum
-report fio_jobs "${jobs:-0}"
-report fio_errors "${errors:--1}"
-report read_kib_s "${rbw:-0}"
-report write_kib_s "${wbw:-0}"
-[ "${jobs:-0}" -gt 0 ] || { fail "fio wrote no job report"; exit 1; }
-[ "${errors:-1}" -eq 0 ] || { fail "fio reported errors"; exit 1; }
+fio_summary bw read_kib_s write_kib_s || exit 1
+[ "$FIO_ERRORS" -eq 0 ] || { fail "fio reported errors"; exit 1; }
 [ "$status" -eq 0 ] || fail "fio exited with status $status"
 exit "$status"

@@ -50,14 +50,6 @@ fio_json /tmp/fio.json > /tmp/fio.report
 # job wrote, and read back to verify.
 jq -r '.jobs[] | "harness: fio job \(.jobname): error \(.error), written \(.write.io_kbytes) KiB in \(.write.runtime) ms, verified \(.read.io_kbytes) KiB in \(.read.runtime) ms"' \
 	/tmp/fio.report > /dev/console 2>&1
-jq -r '[(.jobs | length), ([.jobs[].error] | add // 0),
-	([.jobs[].read.io_kbytes] | add // 0),
-	([.jobs[].write.io_kbytes] | add // 0)] | @tsv' /tmp/fio.report > /tmp/fio.sum 2>/dev/console
-read -r jobs errors rkib wkib < /tmp/fio.sum
-report fio_jobs "${jobs:-0}"
-report fio_errors "${errors:--1}"
-report read_kib "${rkib:-0}"
-report write_kib "${wkib:-0}"
-[ "${jobs:-0}" -gt 0 ] || { fail "fio wrote no job report"; exit 1; }
+fio_summary io_kbytes read_kib write_kib || exit 1
 [ "$status" -eq 0 ] || fail "fio exited with status $status"
 exit "$status"

@@ -136,6 +136,25 @@ fio_json() {
 	sed -n '/^{/,$p' "$1"
 }
 
+# fio_summary FIELD RKEY WKEY: from fio's JSON report /tmp/fio.report (one
+# entry of "jobs" per job), report fio_jobs (how many jobs reported),
+# fio_errors (their errors, summed; -1: no report) and, as RKEY and WKEY,
+# FIELD of their reads and of their writes, summed (bw: KiB/s; io_kbytes:
+# the KiB moved).  Sets FIO_ERRORS.  Status 1, and says so, when no job
+# reported.
+fio_summary() {
+	jq -r --arg f "$1" '[(.jobs | length), ([.jobs[].error] | add // 0),
+		([.jobs[].read[$f]] | add // 0), ([.jobs[].write[$f]] | add // 0)] | @tsv' \
+		/tmp/fio.report > /tmp/fio.sum 2> /dev/console
+	read -r fio_jobs FIO_ERRORS fio_r fio_w < /tmp/fio.sum
+	FIO_ERRORS=${FIO_ERRORS:--1}
+	report fio_jobs "${fio_jobs:-0}"
+	report fio_errors "$FIO_ERRORS"
+	report "$2" "${fio_r:-0}"
+	report "$3" "${fio_w:-0}"
+	[ "${fio_jobs:-0}" -gt 0 ] || { fail "fio wrote no job report"; return 1; }
+}
+
 # md5_load DIR MIB JOBS: the load of the tests without fio (the arm64
 # guest): JOBS dd writers at once, each MIB/JOBS MiB of the same random
 # data to a region of /dev/vda of its own, then sync, drop the page cache,
