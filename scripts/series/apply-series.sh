@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Apply the series to a kernel tree, the way quilt would: -p1, no fuzz.
 #
-# usage: scripts/series/apply-series.sh [--is-applied] TREE [full|v7|noperf|noscale]
+# usage: scripts/series/apply-series.sh [--is-applied] TREE [CUT]
+#
+# CUT: a cut of the series (scripts/series/list-series.sh --cuts; default full).
 #
 # --is-applied applies nothing: exit 0 if TREE has exactly that series
 # (the same patches, the same text), 1 if not (the Makefile's test for a
@@ -20,7 +22,7 @@ set -euo pipefail
 
 check=0
 [ "${1:-}" = --is-applied ] && check=1 && shift
-{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 [--is-applied] TREE [full|v7|noperf|noscale]"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die $EX_USAGE "usage: $0 [--is-applied] TREE [CUT] (CUT: $("$(dirname "$0")/list-series.sh" --cuts))"
 tree=$1
 which=${2:-full}
 [ "$check" = 1 ] && [ ! -f "$tree/.series-applied" ] && exit 1
