@@ -51,6 +51,7 @@
 	swiotlb_index_update(mem, add, del, gfp)
 #endif
 
+#include "swiotlb_kunit_seams.c"
 #include "swiotlb_kunit_lib.c"
 
 #include "swiotlb_kunit_basic.c"
