@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The log classifier's own tests: judge every saved log in tests/harness/logs
-# and compare with tests/harness/expected.  Needs no kernel and no QEMU.
+# and compare with tests/harness/classify-expected.txt.  Needs no kernel and no QEMU.
 # Records one result per log (harness.classify.NAME).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +23,7 @@ while read -r name want; do
 		record FAIL "harness.classify.$name" "want $want (${code[$want]}), got status $got: $out"
 		status=1
 	fi
-done < "$here/expected"
+done < "$here/classify-expected.txt"
 
 # A crash verdict names the step of debug-load.sh that was running, and
 # --reports counts report lines (the allocator's own dump does not count).

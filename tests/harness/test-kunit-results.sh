@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The KUnit parser's own tests: scripts/kunit/kunit-results.sh on the saved
 # console logs of tests/harness/kunit must print exactly the lines of
-# tests/harness/kunit/expected (LOG stands for the log's path there).
+# tests/harness/kunit/results-expected.txt (LOG stands for the log's path there).
 # Needs the extracted base tree (its tools/testing/kunit/kunit.py), no
 # kernel build and no QEMU.  Records harness.kunit-results.LOG.
 set -uo pipefail
@@ -18,10 +18,10 @@ status=0
 for log in "$dir"/*.log; do
 	name=$(basename "$log" .log)
 	cp "$log" "$tmp/$name.log"
-	awk -F '\t' -v n="$name" '$1 == n { print $2 }' "$dir/expected" |
+	awk -F '\t' -v n="$name" '$1 == n { print $2 }' "$dir/results-expected.txt" |
 		sed "s|LOG|$tmp/$name.log|" > "$tmp/$name.want"
 	if [ ! -s "$tmp/$name.want" ]; then
-		record FAIL "harness.kunit-results.$name" "no expected lines for $name.log in $dir/expected"
+		record FAIL "harness.kunit-results.$name" "no expected lines for $name.log in $dir/results-expected.txt"
 		status=1
 		continue
 	fi
