@@ -55,6 +55,10 @@ BASE_FRAGMENTS := $(call fragments,base)
 PATCHED_FRAGMENTS := $(call fragments,patched)
 NOSHRINK_OBJ := $(B)/obj/$(SERIES)-noshrink
 NOSHRINK_FRAGMENTS := $(call fragments,noshrink)
+# The Xen PV dom0 kernel (make test-xen-dom0): the patched tree with the
+# fragments of xen-dom0.
+XEN_OBJ := $(B)/obj/xen-$(SERIES)
+XEN_FRAGMENTS := $(call fragments,xen-dom0)
 PATCHES := $(wildcard patches/*.patch)
 # The KUnit kernel: the series, the test-only hook and the suite of
 # tests/kunit/ in a tree of its own (scripts/kunit/kunit-tree.sh), the
@@ -115,6 +119,7 @@ KUNIT_MAINLINE_FIXES_OBJ := $(call kunit_obj,mainline-fixes,$(DYN),$(KUNIT_DEBUG
 INITRD := $(B)/initramfs.cpio
 export BZIMAGE_base := $(BASE_OBJ)/$(BZ)
 export BZIMAGE_patched := $(PATCHED_OBJ)/$(BZ)
+export BZIMAGE_xen := $(XEN_OBJ)/$(BZ)
 export BZIMAGE_mainline := $(MAINLINE_OBJ)/$(BZ)
 export INITRD
 
@@ -274,6 +279,7 @@ endef
 $(eval $(call kernel_rules,$(BASE_SRC),$(BASE_OBJ),$(BASE_FRAGMENTS),$(BASE_SRC)/.extracted))
 $(eval $(call kernel_rules,$(PATCHED_SRC),$(PATCHED_OBJ),$(PATCHED_FRAGMENTS),$(PATCHED_SRC)/.series-applied))
 $(eval $(call kernel_rules,$(PATCHED_SRC),$(NOSHRINK_OBJ),$(NOSHRINK_FRAGMENTS),$(PATCHED_SRC)/.series-applied))
+$(eval $(call kernel_rules,$(PATCHED_SRC),$(XEN_OBJ),$(XEN_FRAGMENTS),$(PATCHED_SRC)/.series-applied))
 $(eval $(call kernel_rules,$(MAINLINE_SRC),$(MAINLINE_OBJ),$(MAINLINE_FRAGMENTS),$(MAINLINE_SRC)/.extracted))
 $(eval $(call kernel_rules,$(KUNIT_SRC),$(KUNIT_OBJ),$(KUNIT_FRAGMENTS),$(KUNIT_SRC)/.kunit-tree))
 $(eval $(call kernel_rules,$(KUNIT_MAINLINE_SRC),$(KUNIT_MAINLINE_OBJ),$(KUNIT_MAINLINE_FRAGMENTS),$(KUNIT_MAINLINE_SRC)/.kunit-tree))
@@ -572,7 +578,7 @@ test-debug: $(INITRD)
 # A real Xen PV dom0 (scripts/vm/xen-dom0-test.sh): Debian's Xen under TCG,
 # the series as dom0, an IDE disk behind ata_piix (32-bit DMA) that must
 # get its DMA mask and pass fio verify.  A kernel of its own; not in make test.
-test-xen-dom0: $(INITRD)
+test-xen-dom0: $(BZIMAGE_xen) $(INITRD)
 	scripts/vm/xen-dom0-test.sh $(SERIES)
 
 # The patched kernel's scenarios that mean something on mainline's code,

@@ -9,8 +9,9 @@
 # Xen: Debian's xen-hypervisor-4.17-amd64, fetched with apt-get download
 # and unpacked into build/xen/ (never installed on the host); its gzip'd
 # ELF is unpacked and booted with QEMU's multiboot loader, the dom0 kernel
-# and the initramfs as modules.  The dom0 kernel: the fragments of xen-dom0
-# in configs/kernels.txt, in build/obj/xen-SERIES.
+# and the initramfs as modules.  The dom0 kernel is BZIMAGE_xen (make
+# test-xen-dom0 builds it: the patched tree with the fragments of xen-dom0
+# in configs/kernels.txt, in build/obj/xen-SERIES), the initramfs INITRD.
 # QEMU: -machine pc (its IDE controller is PIIX), -cpu max without SMAP
 # (QEMU 7.2's TCG reads IRET's stack frame as a supervisor access, which
 # SMAP forbids for a PV kernel in ring 3: dom0 dies in its first
@@ -19,7 +20,8 @@
 #
 # Records xen-dom0.SERIES.boot, .dma-mask, .fio-verify and .bounced.  Not in make
 # test: a cold dom0 kernel build takes 10-25 min here, the boot 1-2 min.
-# Exit status: EX_OK, EX_TESTFAIL, or the status of the stage that broke.
+# Exit status: EX_OK, EX_TESTFAIL, EX_MISSING (no kernel, initramfs or
+# Xen), or the status of the stage that broke.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -28,12 +30,13 @@ series=${1:-full}
 need_cut "$series"
 need_tools "apt-get install qemu-system-x86 apt dpkg" qemu-system-x86_64 apt-get dpkg-deb
 top=$PROJECT_TOP
-build=$BUILD_DIR
-xen=$build/xen
-tree=$build/src/xen-$series
-obj=$build/obj/xen-$series
+xen=$BUILD_DIR/xen
 out=$xen/run-$series
-initrd=$build/initramfs.cpio
+bz=${BZIMAGE_xen:-$(export SERIES=$series; make_var BZIMAGE_xen)}
+initrd=${INITRD:-$(make_var INITRD)}
+for f in "$bz" "$initrd"; do
+	[ -f "$f" ] || die $EX_MISSING "$f not found (make test-xen-dom0 builds it)"
+done
 mkdir -p "$xen" "$out"
 
 # Debian's hypervisor, unpacked, never installed.
@@ -46,21 +49,13 @@ if [ ! -f "$xen/xen.elf" ]; then
 		die $EX_MISSING "no xen-4.17-amd64.gz in the Xen package"
 fi
 
-"$top/scripts/series/get-source.sh" "$tree" || exit
-"$top/scripts/series/apply-series.sh" "$tree" "$series" || exit
-mapfile -t frags < <("$top/scripts/kernel/fragments.sh" xen-dom0)
-[ "${#frags[@]}" -gt 0 ] || die $EX_CONFIG "no fragments for xen-dom0 (configs/kernels.txt)"
-"$top/scripts/kernel/kconfig.sh" --in-tree "$tree" "$obj" "${frags[@]}" || exit
-"$top/scripts/kernel/build-kernel.sh" "$tree" "$obj" || exit
-[ -f "$initrd" ] || "$top/scripts/vm/mk-initramfs.sh" "$initrd" "$tree" || exit
-
 disk=$(mktemp /dev/shm/swiotlb-harness-xen.XXXXXX.img) ||
 	die $EX_DISK "cannot create a disk image in /dev/shm"
 trap 'rm -f "$disk"' EXIT
 truncate -s 64M "$disk"
 rm -f "$out/console.log" "$out/result.txt"
 # Module command lines: QEMU splits modules at commas, and ",," is a comma.
-dom0="$obj/arch/x86/boot/bzImage console=hvc0 earlyprintk=xen panic=-1"
+dom0="$bz console=hvc0 earlyprintk=xen panic=-1"
 dom0+=" harness.test=fio-verify harness.args=ata-verify.fio swiotlb=512,,force"
 cmd=(qemu-system-x86_64 -accel tcg -machine pc -cpu "max,-smap" -m 6144 -smp 1
 	-nographic -no-reboot -kernel "$xen/xen.elf"
