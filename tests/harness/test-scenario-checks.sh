@@ -12,7 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # checks_case NAME CHECK WANT KEY=VALUE...: scenario_check CHECK on a run
 # whose guest reported the KEY=VALUE lines must record WANT (PASS or FAIL).
-# CONSOLE_LINE, if set, is the console log's one line.
+# CONSOLE_LINE, if set, is the console log's one line; NO_CONSOLE=1 leaves
+# the log empty.
 checks_case() {
 	local name=$1 chk=$2 want=$3 got
 	shift 3
@@ -20,7 +21,11 @@ checks_case() {
 	out=$tmp/$name
 	mkdir -p "$out"
 	printf '%s\n' "$@" > "$out/result.txt"
-	echo "${CONSOLE_LINE:-harness: fio /tests/fio/virtio-verify.fio}" > "$out/console.log"
+	if [ -n "${NO_CONSOLE:-}" ]; then
+		: > "$out/console.log"
+	else
+		echo "${CONSOLE_LINE:-harness: fio /tests/fio/virtio-verify.fio}" > "$out/console.log"
+	fi
 	got=$(
 		check() { echo "$1 $3"; }
 		# shellcheck source=tests/scenarios/checks.sh
@@ -103,4 +108,52 @@ CONSOLE_LINE="swiotlb buffer is full (sz: 192512 bytes)" \
 	checks_case writers-not-hung writers-hung FAIL nslabs_boot=512
 CONSOLE_LINE="INFO: task dd:56 blocked for more than 61 seconds." \
 	checks_case writers-hung-not-full writers-hung FAIL nslabs_boot=512
+# fio's verdicts, and what the log says.
+checks_case fio-ok fio-ok PASS fio_status=0 fio_errors=0 fio_jobs=4
+checks_case fio-ok-errors fio-ok FAIL fio_status=0 fio_errors=3 fio_jobs=4
+checks_case fio-ok-no-job fio-ok FAIL fio_status=0 fio_errors=0 fio_jobs=0
+checks_case fio-noted fio-noted PASS fio_status=1 fio_errors=2 write_kib=1024
+checks_case fio-not-noted fio-noted FAIL md5_ok=1
+checks_case no-buffer-full no-buffer-full PASS md5_ok=1
+CONSOLE_LINE="swiotlb buffer is full (sz: 4096 bytes)" \
+	checks_case buffer-was-full no-buffer-full FAIL md5_ok=1
+checks_case buffer-full-noted buffer-full-noted PASS md5_ok=1
+NO_CONSOLE=1 checks_case buffer-full-no-log buffer-full-noted FAIL md5_ok=1
+CONSOLE_LINE="Dynamic Preempt: full" checks_case preempt-full preempt-full PASS md5_ok=1
+CONSOLE_LINE="Dynamic Preempt: voluntary" checks_case preempt-voluntary preempt-full FAIL md5_ok=1
+checks_case no-leaks no-leaks PASS kmemleak_leaks=0
+checks_case leaks no-leaks FAIL kmemleak_leaks=2
+checks_case leaks-no-kmemleak no-leaks FAIL md5_ok=1
+# The debug and shrink scenarios' steps (tests/guest/debug-load.sh,
+# tests/guest/shrink-load.sh): each a verified fio run (fine PREFIX).
+fine() { printf "$1%s\n" fio_status=0 fio_errors=0 fio_jobs=1 read_kib=1024 write_kib=1024; }
+mapfile -t spikes < <(fine spike1.; fine spike2.)
+checks_case spikes-ok spikes-ok PASS "${spikes[@]}"
+checks_case spikes-ok-errors spikes-ok FAIL "${spikes[@]}" spike2.fio_errors=1
+mapfile -t step < <(fine inject_all.)
+all=(inject_all.page_injected=5 inject_all.nslabs_boot=512 inject_all.worker_failed=2)
+checks_case inject-all inject-all PASS "${step[@]}" "${all[@]}" \
+	inject_all.nslabs_after=512 inject_all.nslabs_max=512
+checks_case inject-all-grew inject-all FAIL "${step[@]}" "${all[@]}" \
+	inject_all.nslabs_after=1024 inject_all.nslabs_max=1024
+mapfile -t step < <(fine resume.)
+checks_case resume resume PASS "${step[@]}" resume.nslabs_boot=512 resume.nslabs_after=1024
+checks_case resume-no-growth resume FAIL "${step[@]}" resume.nslabs_boot=512 resume.nslabs_after=512
+mapfile -t step < <(fine inject_random.)
+checks_case inject-random inject-random PASS "${step[@]}" inject_random.page_injected=3 \
+	inject_random.slab_injected=2 inject_random.transient_after=0
+checks_case inject-random-left inject-random FAIL "${step[@]}" inject_random.page_injected=3 \
+	inject_random.slab_injected=2 inject_random.transient_after=4
+mapfile -t step < <(fine pressure.)
+hog=(pressure.hog_ready=1 pressure.worker_failed=1 pressure.transient_freed=6)
+checks_case pressure pressure PASS "${step[@]}" "${hog[@]}" pressure.hog_alive=1
+checks_case pressure-hog-died pressure FAIL "${step[@]}" "${hog[@]}" pressure.hog_alive=0
+mapfile -t step < <(fine shrink_loop.)
+checks_case shrink-loop shrink-loop PASS "${step[@]}" shrink_loop.pools_freed=3 shrink_loop.transient_after=0
+checks_case shrink-loop-no-shrinker shrink-loop FAIL "${step[@]}" shrink_loop.transient_after=0
+# figures: every step's counts reported, no kernel report on the console.
+mapfile -t figs < <(for p in '' inject_all. resume. inject_random. pressure. shrink_loop.; do
+	printf "$p%s\n" transient_freed=1 write_kib=1024 read_kib=1024; done)
+checks_case figures figures PASS "${figs[@]}"
+checks_case figures-missing figures FAIL "${figs[@]:3}"
 exit $status

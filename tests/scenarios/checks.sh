@@ -67,18 +67,14 @@ scenario_check() {
 	local req_kib seg_kib pool_kib segs room
 	case "$c" in
 		fio-ok)
-			if [ "$(val fio_status)" = 0 ] && [ "$(val fio_errors)" = 0 ] && [ "$(val fio_jobs)" -gt 0 ]; then
-				check PASS fio-ok "fio status 0, $(val fio_jobs) job reports, 0 errors"
-			else
-				check FAIL fio-ok "fio status $(val fio_status), errors $(val fio_errors), job reports $(val fio_jobs)"
-			fi ;;
+			pass_if fio-ok "fio status 0, $(val fio_jobs) job reports, 0 errors" \
+				"fio status $(val fio_status), errors $(val fio_errors), job reports $(val fio_jobs)" \
+				test "$(val fio_status)" = 0 -a "$(val fio_errors)" = 0 -a "$(val fio_jobs)" -gt 0 ;;
 		bytes)
 			w=$(val write_kib) r=$(val read_kib)
-			if [ "$w" -ge "$min_kib" ] && [ "$r" -ge "$min_kib" ]; then
-				check PASS bytes "$((w / 1024)) MiB written, $((r / 1024)) MiB read back and verified (>= $((min_kib / 1024)))"
-			else
-				check FAIL bytes "$w KiB written, $r KiB verified, want >= $min_kib each"
-			fi ;;
+			pass_if bytes "$((w / 1024)) MiB written, $((r / 1024)) MiB read back and verified (>= $((min_kib / 1024)))" \
+				"$w KiB written, $r KiB verified, want >= $min_kib each" \
+				test "$w" -ge "$min_kib" -a "$r" -ge "$min_kib" ;;
 		bounced)
 			# The load mapped a bounce buffer: the high-water mark, reset
 			# just before the load, rose (tests/guest/fio-verify.sh). A
@@ -98,114 +94,82 @@ scenario_check() {
 				check FAIL bounced "io_tlb_used $ub before the load, $(val used_max) at most in $(val samples) samples (no high-water mark in this kernel): nothing seen bounced"
 			fi ;;
 		grows)
-			if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" -gt "$(val nslabs_boot)" ]; then
-				check PASS grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after)"
-			else
-				check FAIL grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after), expected growth"
-			fi ;;
+			pass_if grows "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after)" \
+				"io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after), expected growth" \
+				test "$(val nslabs_boot)" -gt 0 -a "$(val nslabs_after)" -gt "$(val nslabs_boot)" ;;
 		constant)
-			if [ "$(val nslabs_boot)" -gt 0 ] && [ "$(val nslabs_after)" = "$(val nslabs_boot)" ] &&
-			   [ "$(val nslabs_max)" = "$(val nslabs_boot)" ]; then
-				check PASS constant "io_tlb_nslabs stayed $(val nslabs_boot) (largest sampled $(val nslabs_max))"
-			else
-				check FAIL constant "io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after) (largest sampled $(val nslabs_max)), expected constant"
-			fi ;;
+			pass_if constant "io_tlb_nslabs stayed $(val nslabs_boot) (largest sampled $(val nslabs_max))" \
+				"io_tlb_nslabs $(val nslabs_boot) -> $(val nslabs_after) (largest sampled $(val nslabs_max)), expected constant" \
+				test "$(val nslabs_boot)" -gt 0 -a "$(val nslabs_after)" = "$(val nslabs_boot)" \
+					-a "$(val nslabs_max)" = "$(val nslabs_boot)" ;;
 		no-buffer-full)
-			if [ "$full" = 0 ]; then
-				check PASS no-buffer-full "no \"swiotlb buffer is full\" in the log"
-			else
-				check FAIL no-buffer-full "\"swiotlb buffer is full\" $full times in the log"
-			fi ;;
+			pass_if no-buffer-full "no \"swiotlb buffer is full\" in the log" \
+				"\"swiotlb buffer is full\" $full times in the log" \
+				test "$full" = 0 ;;
 		preempt-full)
 			# The debug run boots with preempt=full: the kernel must say so.
-			if grep -aq 'Dynamic Preempt: full' "$out/console.log"; then
-				check PASS preempt-full "the kernel ran with preempt=full"
-			else
-				check FAIL preempt-full "no 'Dynamic Preempt: full' on the console"
-			fi ;;
+			pass_if preempt-full "the kernel ran with preempt=full" \
+				"no 'Dynamic Preempt: full' on the console" \
+				grep -aq 'Dynamic Preempt: full' "$out/console.log" ;;
 		buffer-full-noted)
 			# A recorded observation, not an assertion on the kernel: it can
 			# only fail if the log is missing.
-			if [ -s "$out/console.log" ]; then
-				check PASS buffer-full-noted "\"swiotlb buffer is full\" appeared $full times"
-			else
-				check FAIL buffer-full-noted "no console log"
-			fi ;;
+			pass_if buffer-full-noted "\"swiotlb buffer is full\" appeared $full times" \
+				"no console log" test -s "$out/console.log" ;;
 		fio-noted)
-			if [ "$(val fio_status)" != -1 ]; then
-				check PASS fio-noted "fio status $(val fio_status), errors $(val fio_errors), $(( $(val write_kib) / 1024 )) MiB written"
-			else
-				check FAIL fio-noted "fio did not report"
-			fi ;;
+			pass_if fio-noted "fio status $(val fio_status), errors $(val fio_errors), $(( $(val write_kib) / 1024 )) MiB written" \
+				"fio did not report" test "$(val fio_status)" != -1 ;;
 		counters)
 			# debugfs counters of patch 0017: not zeroed when created
 			# (no underflow at boot), a high-water mark at least as high as
 			# any sample, reset by writing 0 to the current use, and no
 			# transient slots left once the load is over.
 			hw=$(val hiwater) ub=$(val used_boot) nb=$(val nslabs_boot)
-			if [ "$ub" -ge 0 ] && [ "$ub" -lt "$nb" ] &&
-			   [ "$hw" -gt 0 ] && [ "$hw" -ge "$(val used_max)" ] &&
-			   [ "$(val hiwater_reset)" = "$(val used_after)" ] &&
-			   [ "$(val transient_after)" = 0 ]; then
-				check PASS counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset), transient slots after the load 0"
-			else
-				check FAIL counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset) with $(val used_after) in use, transient slots after the load $(val transient_after)"
-			fi ;;
+			pass_if counters "used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset), transient slots after the load 0" \
+				"used at boot $ub of $nb, high-water $hw (largest sample $(val used_max)), reset to $(val hiwater_reset) with $(val used_after) in use, transient slots after the load $(val transient_after)" \
+				test "$ub" -ge 0 -a "$ub" -lt "$nb" -a "$hw" -gt 0 -a "$hw" -ge "$(val used_max)" \
+					-a "$(val hiwater_reset)" = "$(val used_after)" -a "$(val transient_after)" = 0 ;;
 		no-leaks)
-			if [ "$(val kmemleak_leaks)" = 0 ]; then
-				check PASS no-leaks "kmemleak suspects no object after the load"
-			else
-				check FAIL no-leaks "kmemleak: $(val kmemleak_leaks) suspected leaks (-1: no kmemleak in this kernel)"
-			fi ;;
+			pass_if no-leaks "kmemleak suspects no object after the load" \
+				"kmemleak: $(val kmemleak_leaks) suspected leaks (-1: no kmemleak in this kernel)" \
+				test "$(val kmemleak_leaks)" = 0 ;;
 		inject-all)
 			# Every grow fails, and says so; fio still verifies (a mapping
 			# that finds no slot is retried by the block layer).
 			p=inject_all. why=$(fio_fine inject_all.) wf=$(worker_failed inject_all)
 			facts="$(val ${p}page_injected) page allocations failed, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after) (largest sampled $(val ${p}nslabs_max)), grow-worker runs that failed $wf (console warnings in the step $(worker_warned inject_all)), 'buffer is full' $(in_step inject_all 'swiotlb buffer is full') times"
-			if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
-			   [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
-			   [ "$(val ${p}nslabs_after)" = "$(val ${p}nslabs_boot)" ] &&
-			   [ "$(val ${p}nslabs_max)" = "$(val ${p}nslabs_boot)" ] && [ "$wf" -gt 0 ]; then
-				check PASS inject-all "data verified; $facts"
-			else
-				check FAIL inject-all "${why:-data verified}; $facts (want failures injected, a failed worker run, no growth)"
-			fi ;;
+			pass_if inject-all "data verified; $facts" \
+				"${why:-data verified}; $facts (want failures injected, a failed worker run, no growth)" \
+				test -z "$why" -a "$(val ${p}page_injected)" -gt 0 -a "$(val ${p}nslabs_boot)" -gt 0 \
+					-a "$(val ${p}nslabs_after)" = "$(val ${p}nslabs_boot)" \
+					-a "$(val ${p}nslabs_max)" = "$(val ${p}nslabs_boot)" -a "$wf" -gt 0 ;;
 		resume)
 			p=resume. why=$(fio_fine resume.)
-			if [ -z "$why" ] && [ "$(val ${p}nslabs_boot)" -gt 0 ] &&
-			   [ "$(val ${p}nslabs_after)" -gt "$(val ${p}nslabs_boot)" ]; then
-				check PASS resume "injection off: io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), data verified"
-			else
-				check FAIL resume "${why:-data verified}; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), want growth once injection stops"
-			fi ;;
+			pass_if resume "injection off: io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), data verified" \
+				"${why:-data verified}; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), want growth once injection stops" \
+				test -z "$why" -a "$(val ${p}nslabs_boot)" -gt 0 -a "$(val ${p}nslabs_after)" -gt "$(val ${p}nslabs_boot)" ;;
 		inject-random)
 			p=inject_random. why=$(fio_fine inject_random.)
 			facts="$(val ${p}page_injected) page and $(val ${p}slab_injected) slab allocations failed (try $(val ${p}tries) of at most $(val ${p}tries_max)), io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), $(val ${p}transient_freed) transient pools, grow-worker runs that failed $(worker_failed inject_random)"
-			if [ -z "$why" ] && [ "$(val ${p}page_injected)" -gt 0 ] &&
-			   [ "$(val ${p}slab_injected)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
-				check PASS inject-random "data verified; $facts"
-			else
-				check FAIL inject-random "${why:-data verified}; $facts; transient slots left $(val ${p}transient_after) (want failures of both kinds, none left)"
-			fi ;;
+			pass_if inject-random "data verified; $facts" \
+				"${why:-data verified}; $facts; transient slots left $(val ${p}transient_after) (want failures of both kinds, none left)" \
+				test -z "$why" -a "$(val ${p}page_injected)" -gt 0 -a "$(val ${p}slab_injected)" -gt 0 \
+					-a "$(val ${p}transient_after)" = 0 ;;
 		pressure)
 			# memhog leaves no free block of order 6 in the memory it
 			# touched: the grow worker (1 MiB) fails and says so; transient
 			# pools of smaller mappings still serve; fio verifies.
 			p=pressure. why=$(fio_fine pressure.) wf=$(worker_failed pressure)
 			facts="MemFree $(( $(val ${p}memfree_kib) / 1024 )) MiB and $(val ${p}free_order6) free blocks of order 6 or more ($(val ${p}free_order8) of order 8, a grow's 1 MiB, or more) under pressure, grow-worker runs that failed $wf (console warnings $(worker_warned pressure)), $(val ${p}transient_freed) transient pools, io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after), memhog alive after the spike: $(val ${p}hog_alive)"
-			if [ -z "$why" ] && [ "$(val ${p}hog_ready)" = 1 ] && [ "$(val ${p}hog_alive)" = 1 ] &&
-			   [ "$wf" -gt 0 ] && [ "$(val ${p}transient_freed)" -gt 0 ]; then
-				check PASS pressure "data verified; $facts"
-			else
-				check FAIL pressure "${why:-data verified}; $facts (want a failed worker run and transient pools)"
-			fi ;;
+			pass_if pressure "data verified; $facts" \
+				"${why:-data verified}; $facts (want a failed worker run and transient pools)" \
+				test -z "$why" -a "$(val ${p}hog_ready)" = 1 -a "$(val ${p}hog_alive)" = 1 \
+					-a "$wf" -gt 0 -a "$(val ${p}transient_freed)" -gt 0 ;;
 		shrink-loop)
 			p=shrink_loop. why=$(fio_fine shrink_loop.)
-			if [ -z "$why" ] && [ "$(val ${p}pools_freed)" -gt 0 ] && [ "$(val ${p}transient_after)" = 0 ]; then
-				check PASS shrink-loop "data verified while the shrinker freed $(val ${p}pools_freed) pools; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after)"
-			else
-				check FAIL shrink-loop "${why:-data verified}; pools freed $(val ${p}pools_freed) (-1: no CONFIG_SWIOTLB_SHRINK), transient slots left $(val ${p}transient_after)"
-			fi ;;
+			pass_if shrink-loop "data verified while the shrinker freed $(val ${p}pools_freed) pools; io_tlb_nslabs $(val ${p}nslabs_boot) -> $(val ${p}nslabs_after)" \
+				"${why:-data verified}; pools freed $(val ${p}pools_freed) (-1: no CONFIG_SWIOTLB_SHRINK), transient slots left $(val ${p}transient_after)" \
+				test -z "$why" -a "$(val ${p}pools_freed)" -gt 0 -a "$(val ${p}transient_after)" = 0 ;;
 		figures)
 			# The debug-kernel tests's figures, in one line; fails only if one is missing
 			# or a kernel report was found.
@@ -222,18 +186,12 @@ scenario_check() {
 			done
 			reports=$("$PROJECT_TOP/scripts/vm/classify-log.sh" --reports "$out/console.log")
 			facts="injected failures $inj, $((w / 1024)) MiB written and $((r / 1024)) MiB verified, $tr maps served from transient pools, $reports kernel report lines"
-			if [ -z "$missing" ] && [ "$reports" = 0 ]; then
-				check PASS figures "$facts"
-			else
-				check FAIL figures "$facts${missing:+; missing:$missing}"
-			fi ;;
+			pass_if figures "$facts" "$facts${missing:+; missing:$missing}" \
+				test -z "$missing" -a "$reports" = 0 ;;
 		spikes-ok)
 			why="$(fio_fine spike1.)$(fio_fine spike2.)"
-			if [ -z "$why" ]; then
-				check PASS spikes-ok "both spikes verified: $(( ($(val spike1.read_kib) + $(val spike2.read_kib)) / 1024 )) MiB"
-			else
-				check FAIL spikes-ok "$why"
-			fi ;;
+			pass_if spikes-ok "both spikes verified: $(( ($(val spike1.read_kib) + $(val spike2.read_kib)) / 1024 )) MiB" \
+				"$why" test -z "$why" ;;
 		shrinks)
 			# Grown by the first spike, back to the boot size after
 			# drop_caches, with only the default pool left.
