@@ -28,6 +28,10 @@ set -uo pipefail
 
 series=${1:-full}
 need_cut "$series"
+# Xen under KVM needs nested virtualisation and other -cpu flags; only
+# TCG has been tried.
+[ "${ACCEL:-tcg}" = tcg ] ||
+	die $EX_USAGE "ACCEL=$ACCEL: the Xen dom0 test runs under TCG only (unset ACCEL)"
 need_tools "apt-get install qemu-system-x86 apt dpkg" qemu-system-x86_64 apt-get dpkg-deb
 top=$PROJECT_TOP
 xen=$BUILD_DIR/xen

@@ -49,6 +49,8 @@ else
 	expect accel-kvm-missing $EX_MISSING "/dev/kvm is missing" \
 		env ACCEL=kvm "$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run"
 fi
+# The Xen dom0 test has its own QEMU command line, tried under TCG only.
+expect xen-accel-kvm $EX_USAGE "runs under TCG only" env ACCEL=kvm "$s/vm/xen-dom0-test.sh" full
 
 # No room for the disk image.
 expect disk $EX_DISK "disk image" \
