@@ -503,21 +503,15 @@ check-licence:
 check-docs:
 	@scripts/checks/check-docs.sh
 
-# Every test runs, even after one failed (a failure must not hide the
-# others' results); the target fails if any did.  test-failure-paths
-# (45 s, mostly one core) runs beside the others, its output printed after
-# theirs.
-HARNESS_TESTS := test-classify test-kunit-results test-bench-check \
-	test-timeline-report test-check-docs test-scenario-checks test-pools-report \
-	test-pass-rate test-compare test-kunit-tree
+# tests/harness/run-tests.sh runs them two at a time (JOBS: the CPUs),
+# longest first, and prints each one's output whole, in this order; every
+# test runs, even after one failed (a failure must not hide the others'
+# results), and the target fails if any did.
+HARNESS_TESTS := test-failure-paths test-check-docs test-bench-check \
+	test-timeline-report test-kunit-tree test-classify test-kunit-results \
+	test-scenario-checks test-pools-report test-pass-rate test-compare
 test-harness: $(BASE_SRC)/.extracted
-	@status=0; log=$$(mktemp); \
-	tests/harness/test-failure-paths.sh > $$log 2>&1 & fp=$$!; \
-	for t in $(HARNESS_TESTS); do \
-		echo "--- tests/harness/$$t.sh"; tests/harness/$$t.sh || status=1; \
-	done; \
-	wait $$fp || status=1; echo "--- tests/harness/test-failure-paths.sh"; cat $$log; rm -f $$log; \
-	exit $$status
+	@tests/harness/run-tests.sh $(HARNESS_TESTS)
 
 test-harness-vm: $(BASE_OBJ)/$(BZ) $(INITRD)
 	tests/harness/test-vm-paths.sh
