@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Paired comparison of interleaved runs: medians and a distribution-free
 confidence interval for the median ratio of each kernel to the first.
