@@ -229,7 +229,7 @@ help:
 	@echo "  SMP=$(SMP) MEM=$(MEM)   vCPUs and MiB of the guest (qemu-nvme and"
 	@echo "                     test-livelock-base always use 4 vCPUs)"
 	@echo "  BOOT_TIMEOUT=$(BOOT_TIMEOUT) TEST_TIMEOUT=$(TEST_TIMEOUT)   seconds (TEST_TIMEOUT unset: 300,"
-	@echo "                     and 120 for test-livelock-base)"
+	@echo "                     and 60 for test-livelock-base)"
 	@echo "  JOBS=$(JOBS)   make -j for kernel builds"
 	@echo "  DYN=$(DYN) KUNIT_DEBUG=$(KUNIT_DEBUG)   the KUnit kernel: CONFIG_SWIOTLB_DYNAMIC, configs/debug.config"
 	@echo "  KERNEL=$(KERNEL) CMDLINE='$(CMDLINE)'   for qemu-shell and config-show"
