@@ -352,7 +352,7 @@ jq -r '
 		"| \($first) | \($q.step | sub("/"; " against ")) | \($q.rounds) | \(if $k.ratio == null then "n/a" else "\(($k.ratio - 1) * 100 | fixed($d)) %" end) | \(if $k.low == null then "n/a (fewer than 5 rounds)" else "\(($k.low - 1) * 100 | fixed($d)) % .. \(($k.high - 1) * 100 | fixed($d)) % (\($k.coverage * 100 | round) %)" end) | \(if $k.low == null then "no" elif $k.low > 1 or $k.high < 1 then "**yes**" else "no" end) |";
 	"# Dynamic SWIOTLB benchmark: base vs. patched (\($r.meta.series) series)",
 	"",
-	"\($r.meta.runs) runs of \($r.meta.runtime) s per kernel and workload (warm-up discarded: \(if $r.meta.warmup == "1" then "yes" else "no" end)), a fresh VM per run, interleaved; \($r.meta.qemu), \($r.meta.qemu_args), \($r.meta.mem) MiB; \($r.meta.date).",
+	"\($r.meta.runs) runs of \($r.meta.runtime) s per kernel and workload (warm-up discarded: \(if $r.meta.warmup == "1" then "yes" else "no" end)), a fresh VM per run, interleaved; \($r.meta.qemu), \($r.meta.qemu_args), disk \($r.meta.disk // "virtio"), \($r.meta.mem) MiB; \($r.meta.date).",
 	"Kernels: base = \($r.meta.base_label), \($r.meta.cmdline_base); default = \($r.meta.default_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_default); growing = \($r.meta.growing_label // "patched" | if . == "" then "patched" else . end), \($r.meta.cmdline_growing)\(if $all | index("control") then "; control = base booted again" else "" end)\([($r.meta.extra_slots // "") | split(" ")[] | select(. != "") as $k | "; \($k) = \($r.meta[$k + "_label"] // $k), \($r.meta["cmdline_" + $k] // "")"] | join("")).",
 	"",
 	"## fio read+write bandwidth, in the cover letter'"'"'s form",

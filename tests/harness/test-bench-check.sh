@@ -72,7 +72,7 @@ bench_dir() {
 	mkdir -p "$d/raw"
 	kv runs=$rounds runtime=5 warmup=1 "workloads=$workloads" dma_seconds=1 dma_runs=1 series=full \
 		mem=1024 "qemu=QEMU emulator version 7.2.22" \
-		"qemu_args=-accel tcg -machine q35 -smp 1 -icount shift=2,sleep=off" smp=1 \
+		"qemu_args=-accel tcg -machine q35 -smp 1 -icount shift=2,sleep=off" smp=1 disk=virtio-sync \
 		base_label=unpatched default_label=patched growing_label=patched \
 		"noshrink_label=full series without CONFIG_SWIOTLB_SHRINK" \
 		"control_label=unpatched, booted again" \
@@ -184,6 +184,14 @@ if [ -n "$a" ] && [ -n "$b" ]; then
 	record PASS harness.bench-check.steps "growing against default -10 % resolved, noshrink against growing not"
 else
 	record FAIL harness.bench-check.steps "want growing against default -10 % resolved and noshrink against growing not: $(grep ' against ' "$tmp/steps/bench.md" 2> /dev/null | tr '\n' ' ')"
+	status=1
+fi
+
+# The report's first lines name the disk the VMs had (BENCH_DISK).
+if grep -qF ', disk virtio-sync, 1024 MiB;' "$tmp/steps/bench.md"; then
+	record PASS harness.bench-check.disk "the report names the disk, virtio-sync"
+else
+	record FAIL harness.bench-check.disk "want ', disk virtio-sync, 1024 MiB;' in $tmp/steps/bench.md: $(sed -n 3p "$tmp/steps/bench.md" 2> /dev/null)"
 	status=1
 fi
 

@@ -133,6 +133,10 @@ expect bench-extra-taken $EX_USAGE "'growing' is a slot already" \
 	"${bench_env[@]}" EXTRA_SLOTS=growing "$s/bench/bench.sh" "$tmp/bench-out"
 expect bench-extra-no-kernel $EX_MISSING "BZIMAGE_fixed (not set) not found" \
 	"${bench_env[@]}" EXTRA_SLOTS=fixed CMDLINE_fixed=swiotlb=2048,force "$s/bench/bench.sh" "$tmp/bench-out"
+expect bench-disk-bad $EX_USAGE "BENCH_DISK must be virtio-sync or virtio, not 'nvme'" \
+	"${bench_env[@]}" BENCH_DISK=nvme "$s/bench/bench.sh" "$tmp/bench-out"
+expect qemu-disk-bad $EX_USAGE "unknown disk type 'scsi' (virtio, virtio-sync, nvme or virtio-mmio)" \
+	"$s/vm/qemu-run.sh" -k "$tmp/bzImage" -i "$tmp/initrd" -t x -o "$tmp/run" -d scsi
 expect bench-step-no-slot $EX_USAGE "BENCH_STEPS: 'fixed/base': no slot 'fixed'" \
 	"${bench_env[@]}" BENCH_STEPS=fixed/base "$s/bench/bench.sh" "$tmp/bench-out"
 expect list-series-bad $EX_USAGE "SERIES must be one of full v7 noperf noscale" \
