@@ -10,7 +10,7 @@
 #   -c CMDLINE  more kernel parameters, e.g. "swiotlb=512,force"
 #   -d DISK     add a disk on a raw image in $SHM_DIR: "virtio" is
 #               virtio-blk-pci with iommu_platform=on (/dev/vda),
-#               "virtio-sync" the same with ioeventfd=off (make bench),
+#               "virtio-sync" the same with ioeventfd=off (BENCH_DISK),
 #               "nvme" an NVMe controller (/dev/nvme0n1), "virtio-mmio" a
 #               virtio-blk with iommu_platform=on on a virtio-mmio
 #               transport (QEMU_ARCH=arm64: the first goes to the
@@ -123,10 +123,11 @@ for d in "${disks[@]}"; do
 		-device "virtio-blk-pci,drive=disk$n,iommu_platform=on,disable-legacy=on") ;;
 	# ioeventfd=off: the guest's notify runs the device model in the
 	# vCPU thread, at that instruction, instead of in QEMU's main loop
-	# whenever that thread gets to it.  Under -icount that takes most
-	# of the host's timing out of the guest clock: 4 KiB fio bandwidth
+	# whenever that thread gets to it, which was meant to take most
+	# of the host's timing out of the guest clock.  4 KiB fio bandwidth
 	# on one vCPU varied by 0.46 % from VM to VM instead of 1.27 %
-	# (CoV of 12 and 13 VMs of the base kernel, interleaved).
+	# (CoV of 12 and 13 VMs of the base kernel, interleaved, no warm-up).
+	# In make bench, after its warm-up spike, it did not: CoV 1.5-2.1 %.
 	virtio-sync) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
 		-device "virtio-blk-pci,drive=disk$n,iommu_platform=on,disable-legacy=on,ioeventfd=off") ;;
 	nvme) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
