@@ -118,26 +118,22 @@ for d in "${disks[@]}"; do
 		die $EX_DISK "cannot create a disk image in $shm"
 	images+=("$img")
 	truncate -s "$disk_size" "$img" || die $EX_DISK "cannot size $img to $disk_size"
+	drive=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe")
 	case "$d" in
-	virtio) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
+	virtio) disk_args+=("${drive[@]}"
 		-device "virtio-blk-pci,drive=disk$n,iommu_platform=on,disable-legacy=on") ;;
 	# ioeventfd=off: the guest's notify runs the device model in the
-	# vCPU thread, at that instruction, instead of in QEMU's main loop
-	# whenever that thread gets to it, which was meant to take most
-	# of the host's timing out of the guest clock.  4 KiB fio bandwidth
-	# on one vCPU varied by 0.46 % from VM to VM instead of 1.27 %
-	# (CoV of 12 and 13 VMs of the base kernel, interleaved, no warm-up).
-	# In make bench, after its warm-up spike, it did not: CoV 1.5-2.1 %.
-	virtio-sync) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
+	# vCPU thread, at that instruction, not in QEMU's main loop whenever
+	# it gets to it (bench.sh's BENCH_DISK; docs/RESULTS.md has what it
+	# did to the noise).
+	virtio-sync) disk_args+=("${drive[@]}"
 		-device "virtio-blk-pci,drive=disk$n,iommu_platform=on,disable-legacy=on,ioeventfd=off") ;;
-	nvme) disk_args+=(-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
-		-device "nvme,serial=swiotlb$n,drive=disk$n") ;;
+	nvme) disk_args+=("${drive[@]}" -device "nvme,serial=swiotlb$n,drive=disk$n") ;;
 	# A virtio-mmio transport of version 2 (the legacy one has no
 	# feature bits above 31): iommu_platform=on offers
 	# VIRTIO_F_ACCESS_PLATFORM, without which virtio bypasses the DMA
 	# API, and so any restricted pool.
-	virtio-mmio) disk_args+=(-global virtio-mmio.force-legacy=false
-		-drive "file=$img,format=raw,if=none,id=disk$n,cache=unsafe"
+	virtio-mmio) disk_args+=(-global virtio-mmio.force-legacy=false "${drive[@]}"
 		-device "virtio-blk-device,drive=disk$n,iommu_platform=on") ;;
 	*) die $EX_USAGE "unknown disk type '$d' (virtio, virtio-sync, nvme or virtio-mmio)" ;;
 	esac
