@@ -509,7 +509,7 @@ check-docs:
 # results), and the target fails if any did.
 HARNESS_TESTS := test-failure-paths test-check-docs test-bench-check \
 	test-timeline-report test-kunit-tree test-classify test-kunit-results \
-	test-scenario-checks test-pools-report test-pass-rate test-compare
+	test-scenario-checks test-pools-report test-pass-rate test-compare test-watch
 test-harness: $(BASE_SRC)/.extracted
 	@tests/harness/run-tests.sh $(HARNESS_TESTS)
 
