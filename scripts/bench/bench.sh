@@ -93,10 +93,11 @@
 #     pool grew in only one of 18 runs (big, to 1024 slots); a 128-slot
 #     pool (swiotlb=128,force) grew to 256 slots in a one-run check.
 #
-#   BENCH_DISK (virtio): the disk of every VM, a virtio-blk-pci with
-#     iommu_platform=on; virtio-sync has ioeventfd=off (scripts/vm/qemu-run.sh).
-#     It was quieter without the warm-up spike, not in a 10-round run of
-#     this script (docs/RESULTS.md): an option to study, not the default.
+#   BENCH_DISK (virtio-sync): the disk of every VM, a virtio-blk-pci with
+#     iommu_platform=on; virtio-sync has ioeventfd=off, virtio has not
+#     (scripts/vm/qemu-run.sh).  Small I/O on bare QEMU varied less with
+#     virtio-sync, and the first bench runs in which growing's 4 KiB
+#     intervals resolved had it (docs/RESULTS.md).
 #
 # The guest clock counts instructions, but QEMU completes I/O on host
 # threads: run it on an idle host.  A kernel build on the other core
@@ -117,7 +118,7 @@ done
 sized=${SIZED:-1} control=${CONTROL:-1}
 [[ $sized =~ ^[01]$ ]] || die $EX_USAGE "SIZED must be 0 or 1, not '$sized'"
 [[ $control =~ ^[01]$ ]] || die $EX_USAGE "CONTROL must be 0 or 1, not '$control'"
-disk=${BENCH_DISK:-virtio}
+disk=${BENCH_DISK:-virtio-sync}
 [[ $disk =~ ^virtio(-sync)?$ ]] || die $EX_USAGE "BENCH_DISK must be virtio-sync or virtio, not '$disk'"
 bz_base=${BZIMAGE_base:-$(make_var BZIMAGE_base)}
 bz_patched=${BZIMAGE_patched:-$(make_var BZIMAGE_patched)}
