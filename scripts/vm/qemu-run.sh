@@ -175,9 +175,8 @@ fi
 # shares the host with QEMU, whose I/O threads the benchmark times: each
 # second it only reads what was appended to the console and the result
 # (bash builtins) and looks closer (grep, classify-log.sh) only when
-# something was.  Running classify-log.sh every second whatever happened
-# took about 60 ms of host CPU a second, and bench-small VMs under this
-# watch varied 3 times as much as bare QEMU (docs/RESULTS.md).
+# something was.  A watch that ran classify-log.sh every second took
+# bandwidth from the VMs it watched (docs/RESULTS.md has the measurement).
 start=$SECONDS phase=boot phase_start=$SECONDS crash_at='' stop_reason=''
 exec {log_fd}< "$log" {result_fd}< "$result"
 # appended FD: read what was appended to FD since the last call; status 0

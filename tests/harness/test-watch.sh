@@ -2,9 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The watch of scripts/vm/qemu-run.sh on a stand-in QEMU, no kernel: it
 # reaches its verdict, and while the guest writes nothing it starts no
-# process but sleep.  The benchmark times QEMU's I/O threads on a
-# two-core host: a watch that ran classify-log.sh every second took
-# about 60 ms of CPU a second from them (docs/RESULTS.md).
+# process but sleep (why: scripts/vm/qemu-run.sh, before its watch loop).
 # The stand-in writes the boot marker, waits 2 s for the watch to see it,
 # is silent for QUIET s (6), then reports exit=0 and exits.  In the silent
 # time the watch must run grep, tr and awk (classify-log.sh runs all
