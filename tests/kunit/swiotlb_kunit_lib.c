@@ -426,7 +426,10 @@ static void test_fill_default_pool(struct kunit *test,
 	test_fill_check(test, ctx, test_fill_default_pool_atomic(ctx));
 }
 
-/* Unmap everything, wait for transient pools to go, free grown pools. */
+/*
+ * Unmap everything, wait for transient pools to go, free grown pools and
+ * (with patch 0035) wait until they are freed.
+ */
 static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 {
 	unsigned int i;
@@ -461,6 +464,15 @@ static void test_ctx_destroy(struct kunit *test, struct swiotlb_test_ctx *ctx)
 			synchronize_rcu();
 			swiotlb_dyn_free(&pool->rcu);
 		}
+#ifdef SWIOTLB_KUNIT_FREE_WQ
+		/*
+		 * swiotlb_dyn_free() only queues the free of a pool. Wait
+		 * for it: a free that lands in the next case counts among
+		 * the pools that case waits for (test_wait_freed() before
+		 * test_mem_enc_watch()), and holds pages that it may want.
+		 */
+		flush_workqueue(swiotlb_free_wq);
+#endif
 #ifdef SWIOTLB_KUNIT_POOL_INDEX
 		KUNIT_EXPECT_NULL_MSG(test, rcu_access_pointer(ctx->mem.index),
 				      "the index outlived the dynamic pools");
